@@ -1,0 +1,345 @@
+"""Cards, suits, ranks and the two ways one play can beat another (R1–R6).
+
+>>> from goat import Card, Rank, Suit, beats, beats_set, cards
+>>> Card.from_str("10h")
+Card.from_str('10H')
+>>> str(Card(Rank.QUEEN, Suit.SPADES)), Card.from_str("q♠").points
+('QS', 3)
+>>> beats(Card.from_str("6D"), Card.from_str("AS"), trump=Suit.DIAMONDS)
+True
+>>> beats_set(cards("9D JS"), cards("QS 7S"), trump=Suit.DIAMONDS)
+True
+
+Inside, a card is also a small integer, its :attr:`Card.index` in :data:`DECK`
+(``suit * 9 + rank``), and a set of cards is a 36-bit mask.  The rules engine
+works on those; the tables that make it fast live here, beside the cards they
+describe, and are private.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Iterator
+from typing import Final
+
+import attrs
+
+from goat.errors import InvalidCardError
+
+__all__ = ["DECK", "Card", "Rank", "Suit", "beats", "beats_set", "cards"]
+
+
+class Suit(enum.Enum):
+    """The four suits (R2).  ``str()`` gives the letter, :attr:`symbol` the glyph."""
+
+    CLUBS = "C"
+    DIAMONDS = "D"
+    HEARTS = "H"
+    SPADES = "S"
+
+    def __str__(self) -> str:
+        return self.value
+
+    def __repr__(self) -> str:
+        return f"Suit.{self.name}"
+
+    @property
+    def symbol(self) -> str:
+        """The suit's glyph: ``"♣"``, ``"♦"``, ``"♥"`` or ``"♠"``."""
+        return _SUIT_SYMBOL[self]
+
+    @property
+    def index(self) -> int:
+        """Position in the canonical suit order C, D, H, S (0–3)."""
+        return _SUIT_INDEX[self]
+
+    @classmethod
+    def from_str(cls, text: str) -> Suit:
+        """Parse ``"C"``, ``"d"``, ``"♥"`` (or the white ``"♡"``) into a suit.
+
+        >>> Suit.from_str("♠")
+        Suit.SPADES
+        """
+        try:
+            return _SUIT_BY_TEXT[text.strip().upper()]
+        except (KeyError, AttributeError):
+            raise InvalidCardError(f"not a suit: {text!r} (expected one of C D H S or ♣ ♦ ♥ ♠)") from None
+
+
+_SUIT_SYMBOL: Final = {Suit.CLUBS: "♣", Suit.DIAMONDS: "♦", Suit.HEARTS: "♥", Suit.SPADES: "♠"}
+_SUIT_INDEX: Final = {suit: i for i, suit in enumerate(Suit)}
+_SUITS: Final = tuple(Suit)
+_SUIT_BY_TEXT: Final = {
+    **{s.value: s for s in Suit},
+    **{sym: s for s, sym in _SUIT_SYMBOL.items()},
+    "♧": Suit.CLUBS,
+    "♢": Suit.DIAMONDS,
+    "♡": Suit.HEARTS,
+    "♤": Suit.SPADES,
+}
+
+
+class Rank(enum.IntEnum):
+    """The nine ranks, valued by priority within a suit (R3): the ten ranks above the king."""
+
+    SIX = 0
+    SEVEN = 1
+    EIGHT = 2
+    NINE = 3
+    JACK = 4
+    QUEEN = 5
+    KING = 6
+    TEN = 7
+    ACE = 8
+
+    def __str__(self) -> str:
+        return _RANK_LABEL[self]
+
+    def __repr__(self) -> str:
+        return f"Rank.{self.name}"
+
+    @property
+    def points(self) -> int:
+        """Card points of this rank (R4): 6–9 score 0, J 2, Q 3, K 4, 10 10, A 11."""
+        return _RANK_POINTS[self]
+
+    @classmethod
+    def from_str(cls, text: str) -> Rank:
+        """Parse ``"6"`` … ``"10"`` (or ``"T"``), ``"J"``, ``"Q"``, ``"K"``, ``"A"``.
+
+        >>> Rank.from_str("t"), Rank.from_str("10")
+        (Rank.TEN, Rank.TEN)
+        """
+        try:
+            return _RANK_BY_TEXT[text.strip().upper()]
+        except (KeyError, AttributeError):
+            raise InvalidCardError(f"not a rank: {text!r} (expected 6 7 8 9 10 J Q K A)") from None
+
+
+_RANK_LABEL: Final = ("6", "7", "8", "9", "J", "Q", "K", "10", "A")
+_RANK_POINTS: Final = (0, 0, 0, 0, 2, 3, 4, 10, 11)
+_RANK_BY_TEXT: Final = {**{label: Rank(i) for i, label in enumerate(_RANK_LABEL)}, "T": Rank.TEN}
+
+
+@attrs.frozen(eq=False, repr=False)
+class Card:
+    """One playing card.  Immutable, hashable, ordered as in :data:`DECK`.
+
+    >>> Card(Rank.ACE, Suit.CLUBS) == Card.from_str("AC")
+    True
+    >>> sorted(cards("AH 6C 10H"))
+    [Card.from_str('6C'), Card.from_str('10H'), Card.from_str('AH')]
+    """
+
+    rank: Rank = attrs.field(validator=attrs.validators.instance_of(Rank))
+    suit: Suit = attrs.field(validator=attrs.validators.instance_of(Suit))
+    #: Position in :data:`DECK` (0–35): ``suit.index * 9 + rank``.
+    index: int = attrs.field(init=False)
+
+    @index.default
+    def _index(self) -> int:
+        return _SUIT_INDEX[self.suit] * 9 + int(self.rank)
+
+    @classmethod
+    def from_str(cls, text: str) -> Card:
+        """Parse a card: rank then suit, e.g. ``"10H"``, ``"TH"``, ``"10♥"``, ``"th"``, ``"q♠"``.
+
+        Raises :class:`~goat.InvalidCardError` (a :class:`ValueError`) quoting the text.
+        """
+        if not isinstance(text, str):
+            raise InvalidCardError(f"not a card: {text!r} (expected text such as '10H')")
+        card = _CARD_BY_TEXT.get(text.strip().upper())
+        if card is None:
+            raise InvalidCardError(
+                f"not a card: {text!r} (expected a rank 6 7 8 9 10 J Q K A, then a suit C D H S or ♣ ♦ ♥ ♠)"
+            )
+        return card
+
+    @classmethod
+    def from_index(cls, index: int) -> Card:
+        """The card at ``index`` of :data:`DECK` (0–35)."""
+        if not isinstance(index, int) or not 0 <= index < 36:
+            raise InvalidCardError(f"not a card index: {index!r} (expected 0–35)")
+        return _CARDS[index]
+
+    @property
+    def points(self) -> int:
+        """Card points (R4)."""
+        return _RANK_POINTS[self.rank]
+
+    @property
+    def symbol(self) -> str:
+        """The card with its suit glyph, e.g. ``"10♥"``."""
+        return f"{self.rank}{self.suit.symbol}"
+
+    def __str__(self) -> str:
+        return f"{self.rank}{self.suit.value}"
+
+    def __repr__(self) -> str:
+        return f"Card.from_str('{self}')"
+
+    # Equality, hashing and order go by the index alone: it is the card.
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is Card:
+            return self.index == other.index  # type: ignore[attr-defined, no-any-return]
+        return NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        if other.__class__ is Card:
+            return self.index != other.index  # type: ignore[attr-defined, no-any-return]
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return self.index
+
+    def __lt__(self, other: Card) -> bool:
+        if other.__class__ is Card:
+            return self.index < other.index
+        return NotImplemented
+
+    def __le__(self, other: Card) -> bool:
+        if other.__class__ is Card:
+            return self.index <= other.index
+        return NotImplemented
+
+    def __gt__(self, other: Card) -> bool:
+        if other.__class__ is Card:
+            return self.index > other.index
+        return NotImplemented
+
+    def __ge__(self, other: Card) -> bool:
+        if other.__class__ is Card:
+            return self.index >= other.index
+        return NotImplemented
+
+
+#: The 36 cards (R2) in canonical order: suits C, D, H, S; within a suit, ranks by priority.
+DECK: Final[tuple[Card, ...]] = tuple(Card(rank, suit) for suit in Suit for rank in Rank)
+_CARDS: Final = DECK
+_CARD_BY_TEXT: Final[dict[str, Card]] = {}
+for _card in DECK:
+    for _rank_text in [str(_card.rank)] + (["T"] if _card.rank is Rank.TEN else []):
+        for _suit_text, _suit in _SUIT_BY_TEXT.items():
+            if _suit is _card.suit:
+                _CARD_BY_TEXT[_rank_text + _suit_text] = _card
+
+
+def cards(text: str) -> tuple[Card, ...]:
+    """Parse cards separated by spaces or commas, in the given order.
+
+    >>> cards("10H QS, 6C")
+    (Card.from_str('10H'), Card.from_str('QS'), Card.from_str('6C'))
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"cards() takes text such as '10H QS', not {type(text).__name__}")
+    return tuple(Card.from_str(word) for word in text.replace(",", " ").split())
+
+
+def beats(a: Card, b: Card, trump: Suit) -> bool:
+    """Whether card ``a`` beats card ``b`` when ``trump`` is trump (R5).
+
+    Same suit and higher priority, or a trump on a non-trump.  Two non-trump
+    cards of different suits cannot be compared: neither beats the other.
+
+    >>> beats(Card.from_str("10C"), Card.from_str("KC"), Suit.HEARTS)
+    True
+    >>> beats(Card.from_str("AS"), Card.from_str("10D"), Suit.HEARTS)
+    False
+    """
+    return bool(BEATERS[_SUIT_INDEX[trump]][b.index] >> a.index & 1)
+
+
+def beats_set(new: Iterable[Card], top: Iterable[Card], trump: Suit) -> bool:
+    """Whether the set ``new`` beats the set ``top`` (R6).
+
+    True when the sets have the same size and can be paired one-to-one so that
+    every card of ``new`` beats its partner (R5).  ``new`` may mix suits.
+    False when the sizes differ.
+
+    >>> beats_set(cards("9D JS"), cards("QS 7S"), Suit.DIAMONDS)
+    True
+    >>> beats_set(cards("KS 8S"), cards("QS 9S"), Suit.DIAMONDS)
+    False
+    """
+    return set_beats(mask_of(new, "new"), mask_of(top, "top"), _SUIT_INDEX[trump])
+
+
+# --- the engine's representation: card indices and 36-bit masks -------------
+
+FULL: Final = (1 << 36) - 1
+SUIT_OF: Final = tuple(i // 9 for i in range(36))
+POINTS: Final = tuple(_RANK_POINTS[i % 9] for i in range(36))
+SUIT_MASK: Final = tuple(((1 << 9) - 1) << (9 * s) for s in range(4))
+
+
+def _beaters(trump: int, card: int) -> int:
+    """Mask of every card that beats ``card`` under suit index ``trump`` (R5)."""
+    suit = SUIT_OF[card]
+    higher = SUIT_MASK[suit] & ~((1 << (card + 1)) - 1)
+    return higher if suit == trump else higher | SUIT_MASK[trump]
+
+
+#: ``BEATERS[trump][card]``: mask of the cards that beat ``card``.
+BEATERS: Final = tuple(tuple(_beaters(t, c) for c in range(36)) for t in range(4))
+
+
+def bits(mask: int) -> Iterator[int]:
+    """The card indices in ``mask``, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+_FROZEN: dict[int, frozenset[Card]] = {}
+
+
+def cards_of(mask: int) -> frozenset[Card]:
+    """The cards of ``mask`` as a frozenset of interned :class:`Card` objects."""
+    found = _FROZEN.get(mask)
+    if found is None:
+        found = frozenset([_CARDS[i] for i in bits(mask)])
+        if len(_FROZEN) > 200_000:  # bounded: millions of games must not grow memory forever
+            _FROZEN.clear()
+        _FROZEN[mask] = found
+    return found
+
+
+def mask_of(cards: Iterable[Card], what: str = "cards") -> int:
+    """The mask of ``cards``; :class:`ValueError` on a non-card or a duplicate."""
+    mask = 0
+    count = 0
+    for card in cards:
+        if card.__class__ is not Card:
+            raise TypeError(f"{what}: expected Card objects, got {card!r}")
+        mask |= 1 << card.index
+        count += 1
+    if mask.bit_count() != count:
+        raise ValueError(f"{what}: the same card appears twice")
+    return mask
+
+
+def set_beats(new: int, top: int, trump: int) -> bool:
+    """:func:`beats_set` on masks: a perfect matching in a bipartite graph of at most 4 + 4 cards."""
+    if new.bit_count() != top.bit_count():
+        return False
+    table = BEATERS[trump]
+    options = sorted((new & table[c] for c in bits(top)), key=int.bit_count)
+    return _match(options, 0, 0)
+
+
+def _match(options: list[int], i: int, used: int) -> bool:
+    if i == len(options):
+        return True
+    free = options[i] & ~used
+    while free:
+        low = free & -free
+        if _match(options, i + 1, used | low):
+            return True
+        free ^= low
+    return False
+
+
+def describe(mask: int) -> str:
+    """Cards of ``mask`` as text in deck order, e.g. ``"6C 10H"``."""
+    return " ".join(str(_CARDS[i]) for i in bits(mask))

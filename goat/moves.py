@@ -1,0 +1,160 @@
+"""Moves and their notation (R10–R14).
+
+A move is what one seat does at one decision: ``LEAD`` a trick (R10), answer
+it with a face-up ``BEAT`` or a face-down ``PASS`` (R11), declare a
+``MOLODKA`` out of turn, or ``WAIT`` when asked whether to declare (R14).
+
+>>> from goat import Move, MoveKind, cards
+>>> move = Move(MoveKind.LEAD, 1, cards("QH 10H"))
+>>> str(move)
+'1 lead QH 10H'
+>>> Move.from_str("1 lead 10h qh") == move
+True
+>>> move
+Move.from_str('1 lead QH 10H')
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable
+from typing import Final
+
+import attrs
+
+from goat.cards import Card, cards, cards_of, describe, mask_of
+from goat.errors import InvalidCardError, InvalidMoveError
+
+__all__ = ["Move", "MoveKind"]
+
+
+class MoveKind(enum.Enum):
+    """What a move does.  ``str()`` gives the word used in move notation."""
+
+    LEAD = "lead"  #: open a trick with k >= 1 cards of one suit (R10)
+    BEAT = "beat"  #: k cards face up that beat the top play (R6, R11)
+    PASS = "pass"  #: any k cards face down (R11)
+    MOLODKA = "molodka"  #: declare four cards of one suit out of turn (R14)
+    WAIT = "wait"  #: a molodka holder's "not now" (R14); holds no cards
+
+    def __str__(self) -> str:
+        return self.value
+
+    def __repr__(self) -> str:
+        return f"MoveKind.{self.name}"
+
+
+_KINDS: Final = tuple(MoveKind)
+_KIND_INDEX: Final = {kind: i for i, kind in enumerate(_KINDS)}
+LEAD, BEAT, PASS, MOLODKA, WAIT = range(5)  # the engine's kind codes, in MoveKind order
+
+
+def _to_cards(value: Iterable[Card] | str) -> frozenset[Card]:
+    if isinstance(value, str):
+        return frozenset(cards(value))
+    return frozenset(value)
+
+
+def _check_seat(instance: object, attribute: object, seat: object) -> None:
+    if seat.__class__ is not int or not 0 <= seat <= 3:  # type: ignore[operator]
+        raise ValueError(f"a seat is 0, 1, 2 or 3, not {seat!r}")
+
+
+def _check_cards(instance: object, attribute: object, value: frozenset[Card]) -> None:
+    for card in value:
+        if card.__class__ is not Card:
+            raise TypeError(f"a move holds Card objects, not {card!r}")
+
+
+@attrs.frozen(eq=False, repr=False)
+class Move:
+    """One decision of one seat: ``Move(kind, seat, cards)``.
+
+    ``cards`` is a frozenset (any iterable of cards, or card text, is
+    accepted); it is empty for ``WAIT``.  Whether a move is *legal* is a
+    question for :func:`goat.legal_moves` and :func:`goat.play`, not for the
+    constructor, which only checks types and the seat number.
+    """
+
+    kind: MoveKind = attrs.field(validator=attrs.validators.instance_of(MoveKind))
+    seat: int = attrs.field(validator=_check_seat)
+    cards: frozenset[Card] = attrs.field(factory=frozenset, converter=_to_cards, validator=_check_cards)
+    #: The engine's key: card mask << 5 | kind code << 2 | seat.  Equality and hashing use it.
+    _key: int = attrs.field(init=False)
+
+    @_key.default
+    def _make_key(self) -> int:
+        return mask_of(self.cards) << 5 | _KIND_INDEX[self.kind] << 2 | self.seat
+
+    @property
+    def mask(self) -> int:
+        """The cards as a 36-bit mask of :attr:`Card.index` bits."""
+        return self._key >> 5
+
+    @classmethod
+    def from_str(cls, text: str) -> Move:
+        """Parse ``"<seat> <kind> <cards…>"``, e.g. ``"1 lead 10H QH"``, ``"3 wait"``.
+
+        Raises :class:`~goat.InvalidMoveError` (a :class:`ValueError`) quoting the text.
+        """
+        if not isinstance(text, str):
+            raise InvalidMoveError(f"not a move: {text!r} (expected text such as '1 lead 10H QH')")
+        words = text.split()
+        if len(words) < 2 or words[0] not in ("0", "1", "2", "3"):
+            raise InvalidMoveError(f"not a move: {text!r} (expected '<seat 0-3> <kind> <cards>')")
+        try:
+            kind = MoveKind(words[1].lower())
+        except ValueError:
+            kinds = ", ".join(k.value for k in MoveKind)
+            raise InvalidMoveError(f"not a move: {text!r} (the kind must be one of {kinds})") from None
+        try:
+            held = cards(" ".join(words[2:]))
+        except InvalidCardError as error:
+            raise InvalidMoveError(f"not a move: {text!r} ({error})") from None
+        if len(set(held)) != len(held):
+            raise InvalidMoveError(f"not a move: {text!r} (a card appears twice)")
+        return cls(kind, int(words[0]), held)
+
+    def __str__(self) -> str:
+        if self.kind is MoveKind.WAIT:
+            return f"{self.seat} wait"
+        return f"{self.seat} {self.kind.value} {describe(self.mask)}"
+
+    def __repr__(self) -> str:
+        return f"Move.from_str('{self}')"
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is Move:
+            return self._key == other._key  # type: ignore[attr-defined, no-any-return]
+        return NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        if other.__class__ is Move:
+            return self._key != other._key  # type: ignore[attr-defined, no-any-return]
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._key)
+
+
+# --- interned moves for the engine ------------------------------------------
+
+_MOVES: dict[int, Move] = {}
+_new = object.__new__
+_set = object.__setattr__
+
+
+def move_of(kind: int, seat: int, mask: int) -> Move:
+    """The interned move with this kind code, seat and card mask (no validation)."""
+    key = mask << 5 | kind << 2 | seat
+    move = _MOVES.get(key)
+    if move is None:
+        move = _new(Move)
+        _set(move, "kind", _KINDS[kind])
+        _set(move, "seat", seat)
+        _set(move, "cards", cards_of(mask))
+        _set(move, "_key", key)
+        if len(_MOVES) > 500_000:  # bounded: long simulations must not grow memory forever
+            _MOVES.clear()
+        _MOVES[key] = move
+    return move

@@ -136,9 +136,8 @@ class Card:
     #: Position in :data:`DECK` (0–35): ``suit.index * 9 + rank``.
     index: int = attrs.field(init=False)
 
-    @index.default
-    def _index(self) -> int:
-        return _SUIT_INDEX[self.suit] * 9 + int(self.rank)
+    def __attrs_post_init__(self) -> None:  # after the validators have run
+        object.__setattr__(self, "index", _SUIT_INDEX[self.suit] * 9 + int(self.rank))
 
     @classmethod
     def from_str(cls, text: str) -> Card:

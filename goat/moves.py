@@ -82,9 +82,8 @@ class Move:
     #: The engine's key: card mask << 5 | kind code << 2 | seat.  Equality and hashing use it.
     _key: int = attrs.field(init=False)
 
-    @_key.default
-    def _make_key(self) -> int:
-        return mask_of(self.cards) << 5 | _KIND_INDEX[self.kind] << 2 | self.seat
+    def __attrs_post_init__(self) -> None:  # after the validators have run
+        object.__setattr__(self, "_key", mask_of(self.cards) << 5 | _KIND_INDEX[self.kind] << 2 | self.seat)
 
     @property
     def mask(self) -> int:

@@ -1,0 +1,60 @@
+"""Helpers for hand-built deals: name the hands and the stock, get a game."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+
+import goat
+from goat import DECK, Card, GameState, Move, cards
+
+
+def deck_for(hands: Sequence[str], stock: str | None = None, *, dealer: int = 3) -> tuple[Card, ...]:
+    """The deck order that deals ``hands`` (by seat, four cards each) when ``dealer`` deals (R7).
+
+    The stock is ``stock`` (top first) if given, else every other card in DECK order.
+    """
+    held = [cards(text) for text in hands]
+    assert all(len(hand) == 4 for hand in held), "each hand is four cards"
+    order: list[Card] = []
+    for round_ in range(4):
+        for offset in range(1, 5):  # one card at a time, from the dealer's left (R7)
+            order.append(held[(dealer + offset) % 4][round_])
+    rest = cards(stock) if stock is not None else tuple(c for c in DECK if c not in order)
+    return (*order, *rest)
+
+
+def game(
+    hands: Sequence[str], trump_card: str, stock: str | None = None, *, dealer: int = 3
+) -> GameState:
+    """A new game with these hands; with the default dealer 3, seat 0 leads (R9)."""
+    return goat.new_game(deck=deck_for(hands, stock, dealer=dealer), trump_card=trump_card, dealer=dealer)
+
+
+def run(state: GameState, *moves: str) -> GameState:
+    """Play moves given in notation, e.g. ``run(state, "0 lead 9H", "1 beat 10H")``."""
+    for text in moves:
+        state = goat.play(state, Move.from_str(text))
+    return state
+
+
+def hand(state: GameState, seat: int) -> str:
+    """A seat's hand as sorted text, for readable assertions."""
+    return " ".join(str(card) for card in sorted(state.hands[seat]))
+
+
+@pytest.fixture
+def random_game_states() -> list[GameState]:
+    """Every state of a few seeded random games."""
+    import random
+
+    rng = random.Random(99)
+    states = []
+    for seed in range(20):
+        state = goat.new_game(seed=seed)
+        states.append(state)
+        while not state.is_over:
+            state = goat.play(state, rng.choice(goat.legal_moves(state)))
+            states.append(state)
+    return states

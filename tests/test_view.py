@@ -1,0 +1,136 @@
+"""What each seat may see (R23), and the privacy of a molodka holder's wait (R14)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import attrs
+import pytest
+
+import goat
+from goat import Card, GameState, MoveKind, PlayerView
+from tests.conftest import game, run
+
+
+def reachable_cards(value: object) -> Iterator[Card]:
+    """Every Card reachable from a value, through attrs classes and containers."""
+    if isinstance(value, Card):
+        yield value
+    elif attrs.has(type(value)):
+        for field in attrs.fields(type(value)):
+            yield from reachable_cards(getattr(value, field.name))
+    elif isinstance(value, (tuple, list, frozenset, set)):
+        for item in value:
+            yield from reachable_cards(item)
+
+
+def visible_to(state: GameState, seat: int) -> set[Card]:
+    """The cards R23 lets ``seat`` know of: its hand, the trump card, face-up plays, its own passes."""
+    known = set(state.hands[seat]) | {state.trump_card}
+    for move in state.history:
+        if move.kind is not MoveKind.PASS or move.seat == seat:
+            known |= move.cards
+    return known
+
+
+def test_r23_a_view_holds_only_what_its_seat_may_see(random_game_states: list[GameState]) -> None:
+    for state in random_game_states:
+        for seat in range(4):
+            seen = goat.view(state, seat)
+            assert set(reachable_cards(seen)) <= visible_to(state, seat)
+            assert seen.hand == state.hands[seat]
+            assert seen.hand_sizes == tuple(len(h) for h in state.hands)
+            assert seen.stock_size == len(state.stock)
+            assert seen.trump_card == state.trump_card and seen.trump is state.trump
+            assert seen.defeat == state.defeat
+
+
+def test_r23_other_passes_show_their_size_not_their_cards() -> None:
+    state = game(["9H 10C QS 7S", "10H 9D JS 6C", "KH AH 8S 6D", "7H 8D KC AC"], trump_card="AD")
+    state = run(state, "0 lead QS 7S", "1 pass 10H 6C")
+    for seat in (0, 2, 3):
+        (lead, passed) = goat.view(state, seat).table
+        assert passed.hidden and passed.size == 2 and passed.cards == frozenset()
+        assert str(passed) == "1 pass ?? ??"
+        assert lead.cards == frozenset(goat.cards("QS 7S")) and not lead.hidden
+    mine = goat.view(state, 1)
+    assert mine.table[1].cards == frozenset(goat.cards("10H 6C")) and not mine.table[1].hidden
+    assert mine.passed == frozenset(goat.cards("10H 6C"))
+
+
+def test_r23_tricks_and_public_history() -> None:
+    state = game(["9H 10C QS 7S", "10H 9D JS 6C", "KH AH 8S 6D", "7H 8D KC AC"], trump_card="AD")
+    state = run(state, "0 lead QS 7S", "1 beat 9D JS", "2 pass KH AH", "3 pass KC 7H")
+    seen = goat.view(state, 0)
+    assert [t.winner for t in seen.tricks] == [1]
+    assert seen.tricks_won == (0, 1)
+    assert [str(m) for m in seen.tricks[0].plays] == ["0 lead 7S QS", "1 beat 9D JS", "2 pass ?? ??",
+                                                     "3 pass ?? ??"]
+    assert seen.history == seen.tricks[0].plays
+    assert seen.table == () and seen.leader == 1 and seen.to_play == 1
+
+
+def test_r23_legal_moves_only_for_the_seat_that_decides() -> None:
+    state = goat.new_game(seed=4)
+    decider = state.to_move
+    assert decider is not None
+    for seat in range(4):
+        moves = goat.view(state, seat).legal_moves
+        assert moves == (goat.legal_moves(state) if seat == decider else ())
+
+
+HOLDER_HANDS = ["10C JS 6D 7D", "AC 9D QS 6C", "KH AH 8S 7C", "6H 7H 8H 9H"]
+
+
+def test_r14_r23_a_wait_leaves_no_trace_in_other_views() -> None:
+    asked = run(game(HOLDER_HANDS, trump_card="AS"), "3 wait", "0 lead 10C")
+    assert asked.to_move == 3  # seat 3 is being asked before seat 1's play
+    waited = run(asked, "3 wait")
+    assert waited.to_move == 1
+    for seat in (0, 1, 2):
+        # Whether seat 3 is being asked, has waited, or never held a molodka cannot be told apart.
+        assert goat.view(asked, seat) == goat.view(waited, seat)
+        assert all(m.kind is not MoveKind.WAIT for m in goat.view(waited, seat).history)
+    no_holder = run(game(["10C JS 6D 7D", "AC 9D QS 6C", "KH AH 8S 7C", "6H 7H 8H 9S"], trump_card="AS"),
+                    "0 lead 10C")
+    assert goat.view(no_holder, 1).legal_moves == goat.view(waited, 1).legal_moves
+    # The holder sees its own waits.
+    assert [str(m) for m in goat.view(waited, 3).history] == ["3 wait", "0 lead 10C", "3 wait"]
+
+
+def test_r14_r23_the_holder_being_asked_sees_its_choice() -> None:
+    asked = run(game(HOLDER_HANDS, trump_card="AS"), "3 wait", "0 lead 10C")
+    assert [str(m) for m in goat.view(asked, 3).legal_moves] == ["3 molodka 6H 7H 8H 9H", "3 wait"]
+
+
+def test_r23_withdrawn_plays_stay_in_the_history_after_a_molodka() -> None:
+    state = run(game(HOLDER_HANDS, trump_card="AS"), "3 wait", "0 lead 10C", "3 wait", "1 pass 6C",
+                "3 molodka 6H 7H 8H 9H")
+    seen = goat.view(state, 2)
+    assert [str(m) for m in seen.history] == ["0 lead 10C", "1 pass ??", "3 molodka 6H 7H 8H 9H"]
+    assert [str(m) for m in seen.table] == ["3 molodka 6H 7H 8H 9H"]
+    assert seen.hand_sizes == (4, 4, 4, 0)
+
+
+def test_views_are_values_and_bad_seats_are_rejected() -> None:
+    state = goat.new_game(seed=8)
+    assert goat.view(state, 2) == goat.view(state, 2)
+    assert hash(goat.view(state, 2)) == hash(goat.view(state, 2))
+    assert isinstance(goat.view(state, 0), PlayerView)
+    assert goat.view(state, 0).team == 0 and goat.view(state, 3).partner == 1
+    for seat in (-1, 4, "1", None):
+        with pytest.raises(ValueError, match="seat"):
+            goat.view(state, seat)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        goat.view("state", 0)  # type: ignore[arg-type]
+
+
+def test_a_finished_game_view() -> None:
+    rng = random.Random(3)
+    state = goat.new_game(seed=3)
+    while not state.is_over:
+        state = goat.play(state, rng.choice(goat.legal_moves(state)))
+    seen = goat.view(state, 1)
+    assert seen.is_over and seen.legal_moves == () and seen.hand == frozenset()
+    assert sum(seen.tricks_won) == len(state.tricks)

@@ -180,12 +180,12 @@ class Card:
     # Equality, hashing and order go by the index alone: it is the card.
     def __eq__(self, other: object) -> bool:
         if other.__class__ is Card:
-            return self.index == other.index  # type: ignore[attr-defined, no-any-return]
+            return self.index == other.index
         return NotImplemented
 
     def __ne__(self, other: object) -> bool:
         if other.__class__ is Card:
-            return self.index != other.index  # type: ignore[attr-defined, no-any-return]
+            return self.index != other.index
         return NotImplemented
 
     def __hash__(self) -> int:

@@ -8,13 +8,13 @@ users of the standard library expect (the same convention as python-chess).
 from __future__ import annotations
 
 __all__ = [
+    "GameNotOverError",
     "GoatError",
     "IllegalMoveError",
     "InvalidCardError",
     "InvalidDealError",
     "InvalidMoveError",
     "InvalidTrickError",
-    "GameNotOverError",
 ]
 
 

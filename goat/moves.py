@@ -24,6 +24,7 @@ import attrs
 
 from goat.cards import Card, cards, cards_of, describe, mask_of
 from goat.errors import InvalidCardError, InvalidMoveError
+from goat.seats import check_seat
 
 __all__ = ["Move", "MoveKind"]
 
@@ -55,9 +56,8 @@ def _to_cards(value: Iterable[Card] | str) -> frozenset[Card]:
     return frozenset(value)
 
 
-def _check_seat(instance: object, attribute: object, seat: object) -> None:
-    if seat.__class__ is not int or not 0 <= seat <= 3:  # type: ignore[operator]
-        raise ValueError(f"a seat is 0, 1, 2 or 3, not {seat!r}")
+def _check_seat(instance: object, attribute: object, seat: int) -> None:
+    check_seat(seat, "a move's seat")
 
 
 def _check_cards(instance: object, attribute: object, value: frozenset[Card]) -> None:
@@ -124,12 +124,12 @@ class Move:
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is Move:
-            return self._key == other._key  # type: ignore[attr-defined, no-any-return]
+            return self._key == other._key
         return NotImplemented
 
     def __ne__(self, other: object) -> bool:
         if other.__class__ is Move:
-            return self._key != other._key  # type: ignore[attr-defined, no-any-return]
+            return self._key != other._key
         return NotImplemented
 
     def __hash__(self) -> int:

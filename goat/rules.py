@@ -27,6 +27,7 @@ from typing import Final
 from goat.cards import _CARDS, _SUIT_INDEX, BEATERS, SUIT_MASK, SUIT_OF, Card, Suit, bits, cards, describe, set_beats
 from goat.errors import IllegalMoveError, InvalidDealError, InvalidTrickError
 from goat.moves import BEAT, LEAD, MOLODKA, PASS, WAIT, Move, MoveKind, move_of
+from goat.seats import check_seat
 from goat.state import GameState, Trick
 
 __all__ = ["legal_moves", "new_game", "play", "trick_winner"]
@@ -83,12 +84,6 @@ def _parse_deck(deck: Iterable[Card] | str) -> tuple[int, ...]:
     return tuple(order)
 
 
-def _check_seat(value: object, what: str) -> int:
-    if value.__class__ is not int or not 0 <= value <= 3:  # type: ignore[operator]
-        raise InvalidDealError(f"{what} must be a seat 0, 1, 2 or 3, not {value!r}")
-    return value  # type: ignore[return-value]
-
-
 def new_game(
     seed: int | None = None,
     *,
@@ -116,6 +111,7 @@ def new_game(
     that is not the 36 distinct cards, a trump card not in the stock, or a
     seat outside 0–3.
 
+    >>> from goat import DECK, new_game
     >>> state = new_game(deck=DECK, trump_card="9S", dealer=3)
     >>> sorted(state.hands[0])  # DECK[0], DECK[4], DECK[8], DECK[12]
     [Card.from_str('6C'), Card.from_str('JC'), Card.from_str('AC'), Card.from_str('9D')]
@@ -124,7 +120,7 @@ def new_game(
     """
     if seed is not None and seed.__class__ is not int:
         raise TypeError(f"seed must be an int or None, not {type(seed).__name__}")
-    dealer = _check_seat(dealer, "dealer")
+    dealer = check_seat(dealer, "dealer", InvalidDealError)
     if (
         not isinstance(defeat, tuple)
         or len(defeat) != 2
@@ -151,9 +147,7 @@ def new_game(
         trump = trump_card.index
         if trump not in stock:
             seat = (dealer + 1 + indices.index(trump)) % 4
-            raise InvalidDealError(
-                f"the trump card must lie in the stock (R8); {trump_card} is dealt to seat {seat}"
-            )
+            raise InvalidDealError(f"the trump card must lie in the stock (R8); {trump_card} is dealt to seat {seat}")
     hands = [0, 0, 0, 0]
     for position in range(16):  # one card at a time, clockwise from the dealer's left (R7)
         hands[(dealer + 1 + position) % 4] |= 1 << indices[position]
@@ -484,4 +478,3 @@ def trick_winner(plays: Sequence[Move], trump: Suit) -> int:
                 raise InvalidTrickError(f"{answer} does not beat the top play {top} (R6, R12)")
             top = answer
     return top.seat
-

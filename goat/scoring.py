@@ -13,6 +13,7 @@ import attrs
 from goat.cards import POINTS, Card, bits
 from goat.errors import GameNotOverError
 from goat.rules import new_game
+from goat.seats import check_seat
 from goat.state import GameState
 
 __all__ = ["GameResult", "Match", "defeat_scores", "score"]
@@ -87,9 +88,7 @@ def score(state: GameState) -> GameResult:
     defeat = (defeat_scores(points[0], tricks[0]), defeat_scores(points[1], tricks[1]))
     balls = points[0] == points[1]
     winner = None if balls else (0 if points[0] > points[1] else 1)
-    return GameResult(
-        (points[0], points[1]), (tricks[0], tricks[1]), defeat, balls, winner, state.tricks[-1].winner
-    )
+    return GameResult((points[0], points[1]), (tricks[0], tricks[1]), defeat, balls, winner, state.tricks[-1].winner)
 
 
 def _results(value: Iterable[GameResult]) -> tuple[GameResult, ...]:
@@ -100,9 +99,8 @@ def _results(value: Iterable[GameResult]) -> tuple[GameResult, ...]:
     return results
 
 
-def _check_dealer(instance: object, attribute: object, seat: object) -> None:
-    if seat.__class__ is not int or not 0 <= seat <= 3:  # type: ignore[operator]
-        raise ValueError(f"first_dealer must be a seat 0, 1, 2 or 3, not {seat!r}")
+def _check_dealer(instance: object, attribute: object, seat: int) -> None:
+    check_seat(seat, "first_dealer")
 
 
 @attrs.frozen

@@ -12,7 +12,7 @@ from typing import Any
 
 import attrs
 
-from goat.cards import _CARDS, POINTS, SUIT_OF, _SUITS, Card, Suit, bits, cards_of, describe
+from goat.cards import _CARDS, _SUITS, POINTS, SUIT_OF, Card, Suit, bits, cards_of, describe
 from goat.moves import Move
 
 __all__ = ["GameState", "Trick"]
@@ -174,10 +174,7 @@ class GameState:
         return bool(self._table) and self._table[0].mask.bit_count() == 4
 
     def __repr__(self) -> str:
-        if self.is_over:
-            where = "over"
-        else:
-            where = f"trick {len(self._tricks) + 1}, to_move={self._to_move}"
+        where = "over" if self.is_over else f"trick {len(self._tricks) + 1}, to_move={self._to_move}"
         hands = " | ".join(describe(mask) or "-" for mask in self._hands)
         table = ", ".join(str(play) for play in self._table)
         return (

@@ -22,6 +22,7 @@ import attrs
 from goat.cards import _CARDS, Card, Suit, cards_of
 from goat.moves import Move, MoveKind
 from goat.rules import _plays, legal_moves
+from goat.seats import check_seat
 from goat.state import GameState
 
 __all__ = ["PlayerView", "SeenMove", "SeenTrick", "view"]
@@ -130,8 +131,7 @@ def view(state: GameState, seat: int) -> PlayerView:
     """What ``seat`` may see of ``state`` (R23)."""
     if not isinstance(state, GameState):
         raise TypeError(f"view() takes a GameState, not {type(state).__name__}")
-    if seat.__class__ is not int or not 0 <= seat <= 3:
-        raise ValueError(f"a seat is 0, 1, 2 or 3, not {seat!r}")
+    check_seat(seat, "view()'s seat")
     # Another seat's WAIT is the one move that is dropped altogether (R14).
     history = tuple(_seen(m, seat) for m in state.history if m.kind is not MoveKind.WAIT or m.seat == seat)
     if state.to_move == seat:

@@ -25,9 +25,7 @@ def deck_for(hands: Sequence[str], stock: str | None = None, *, dealer: int = 3)
     return (*order, *rest)
 
 
-def game(
-    hands: Sequence[str], trump_card: str, stock: str | None = None, *, dealer: int = 3
-) -> GameState:
+def game(hands: Sequence[str], trump_card: str, stock: str | None = None, *, dealer: int = 3) -> GameState:
     """A new game with these hands; with the default dealer 3, seat 0 leads (R9)."""
     return goat.new_game(deck=deck_for(hands, stock, dealer=dealer), trump_card=trump_card, dealer=dealer)
 

@@ -15,7 +15,7 @@ def texts(moves: tuple[Move, ...]) -> list[str]:
 
 class TestDeclaredBeforeTheLead:
     # Dealer 3, seat 0 leads; seat 2 holds a molodka of hearts; spades are trump.
-    HANDS = ["JH QH 6S 7S", "10C 9D JS 6C", "6H 7H 8H 9H", "7C 8D KC AC"]
+    HANDS = ("JH QH 6S 7S", "10C 9D JS 6C", "6H 7H 8H 9H", "7C 8D KC AC")
 
     def test_the_holder_is_asked_before_the_lead(self) -> None:
         state = game(self.HANDS, trump_card="AS")
@@ -48,7 +48,7 @@ class TestDeclaredBeforeTheLead:
 
 class TestDeclaredMidTrick:
     # Seat 3 holds a molodka of hearts; seat 0 leads; spades are trump.
-    HANDS = ["10C JS 6D 7D", "AC 9D QS 6C", "KH AH 8S 7C", "6H 7H 8H 9H"]
+    HANDS = ("10C JS 6D 7D", "AC 9D QS 6C", "KH AH 8S 7C", "6H 7H 8H 9H")
 
     def test_holder_is_asked_before_every_play(self) -> None:
         state = game(self.HANDS, trump_card="AS")
@@ -68,16 +68,25 @@ class TestDeclaredMidTrick:
         assert state.leader == 3 and state.to_move == 0
         # The withdrawn plays stay in the history; the trick will not hold them.
         assert texts(state.history) == [
-            "3 wait", "0 lead 10C", "3 wait", "1 beat AC", "3 molodka 6H 7H 8H 9H",
+            "3 wait",
+            "0 lead 10C",
+            "3 wait",
+            "1 beat AC",
+            "3 molodka 6H 7H 8H 9H",
         ]
         state = run(state, "0 pass 10C 6D 7D JS", "1 pass 6C AC 9D QS", "2 pass 7C KH AH 8S")
-        assert [str(p) for p in state.tricks[0].plays][0] == "3 molodka 6H 7H 8H 9H"
+        assert str(state.tricks[0].plays[0]) == "3 molodka 6H 7H 8H 9H"
         assert state.tricks[0].winner == 3
 
     def test_nobody_is_asked_after_the_fourth_play(self) -> None:
         state = run(
             game(self.HANDS, trump_card="AS"),
-            "3 wait", "0 lead 10C", "3 wait", "1 beat AC", "3 wait", "2 pass 7C",
+            "3 wait",
+            "0 lead 10C",
+            "3 wait",
+            "1 beat AC",
+            "3 wait",
+            "2 pass 7C",
         )
         # Seat 3 is due for the fourth play: its molodka is among its own moves, nobody else is asked.
         assert state.to_move == 3
@@ -152,7 +161,7 @@ class TestOneMolodkaPerTrick:
 
 
 class TestHolderThatHasPlayed:
-    HANDS = ["10C JS 6D 7D", "6H 7H 8H 9H", "KC AC 8S AD", "KH AH 7S 6S"]
+    HANDS = ("10C JS 6D 7D", "6H 7H 8H 9H", "KC AC 8S AD", "KH AH 7S 6S")
 
     def test_the_due_holder_finds_the_molodka_among_its_moves(self) -> None:
         state = run(game(self.HANDS, trump_card="AS"), "1 wait", "0 lead 10C")
@@ -172,8 +181,16 @@ class TestHolderThatHasPlayed:
         assert hand(state, 0) == "10C 6D 7D JS" and hand(state, 1) == ""
 
     def test_waits_are_counted_per_play(self) -> None:
-        state = run(game(self.HANDS, trump_card="AS"), "1 wait", "0 lead 10C", "1 pass 7H", "1 wait",
-                    "2 beat AC", "1 wait", "3 pass 6S")
+        state = run(
+            game(self.HANDS, trump_card="AS"),
+            "1 wait",
+            "0 lead 10C",
+            "1 pass 7H",
+            "1 wait",
+            "2 beat AC",
+            "1 wait",
+            "3 pass 6S",
+        )
         assert len(state.tricks) == 1
         assert [m.kind for m in state.history].count(MoveKind.WAIT) == 3
 

@@ -13,8 +13,12 @@ GAMES = 2000
 
 def check_invariants(state: GameState) -> None:
     # Every card exactly once across hands, stock, table and tricks.
-    places = [*state.hands, state.stock, [c for m in state.table for c in m.cards],
-              [c for t in state.tricks for c in t.cards]]
+    places = [
+        *state.hands,
+        state.stock,
+        [c for m in state.table for c in m.cards],
+        [c for t in state.tricks for c in t.cards],
+    ]
     everything = [c for place in places for c in place]
     assert len(everything) == 36 and set(everything) == set(DECK)
     # Hands hold equal numbers of cards before each trick (R15); the stock is a multiple of 4.

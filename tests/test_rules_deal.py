@@ -104,7 +104,8 @@ def test_other_bad_arguments_are_rejected() -> None:
 
 
 def test_the_helper_deals_the_hands_it_is_given() -> None:
-    state = goat.new_game(deck=deck_for(["6C 7C 8C 9C", "6D 7D 8D 9D", "6H 7H 8H 9H", "6S 7S 8S 9S"]),
-                          trump_card="AS", dealer=3)
+    state = goat.new_game(
+        deck=deck_for(["6C 7C 8C 9C", "6D 7D 8D 9D", "6H 7H 8H 9H", "6S 7S 8S 9S"]), trump_card="AS", dealer=3
+    )
     assert hand(state, 2) == "6H 7H 8H 9H"
     assert set(state.stock) == set(DECK) - set(cards("6C 7C 8C 9C 6D 7D 8D 9D 6H 7H 8H 9H 6S 7S 8S 9S"))

@@ -23,7 +23,11 @@ def texts(moves: tuple[Move, ...]) -> set[str]:
 
 def test_r10_leads_are_every_nonempty_set_of_one_suit(start: goat.GameState) -> None:
     assert texts(goat.legal_moves(start)) == {
-        "0 lead 9H", "0 lead 10C", "0 lead 7S", "0 lead QS", "0 lead 7S QS",
+        "0 lead 9H",
+        "0 lead 10C",
+        "0 lead 7S",
+        "0 lead QS",
+        "0 lead 7S QS",
     }
     assert all(m.kind is MoveKind.LEAD for m in goat.legal_moves(start))
 
@@ -133,8 +137,10 @@ def test_trick_winner_last_beat_wins() -> None:
 def test_trick_winner_without_beats_is_the_leader() -> None:
     plays = [Move.from_str(t) for t in ("1 lead AH", "2 pass 6C", "3 pass 7C", "0 pass 8C")]
     assert goat.trick_winner(plays, Suit.SPADES) == 1
-    plays = [Move.from_str(t) for t in ("3 molodka 6H 7H 8H 9H", "0 pass 6C 7C 8C 9C",
-                                        "1 pass 6D 7D 8D 9D", "2 pass 6S 7S 8S 9S")]
+    plays = [
+        Move.from_str(t)
+        for t in ("3 molodka 6H 7H 8H 9H", "0 pass 6C 7C 8C 9C", "1 pass 6D 7D 8D 9D", "2 pass 6S 7S 8S 9S")
+    ]
     assert goat.trick_winner(plays, Suit.SPADES) == 3
 
 

@@ -31,7 +31,7 @@ def test_r19_r20_defeat_scores(points: int, tricks: int, expected: int) -> None:
 
 @pytest.mark.parametrize(("points", "tricks"), [(-1, 1), (121, 9), (10, 0), (10, -1)])
 def test_defeat_scores_rejects_impossible_totals(points: int, tricks: int) -> None:
-    with pytest.raises(ValueError, match="points|tricks"):
+    with pytest.raises(ValueError, match=r"points|tricks"):
         goat.defeat_scores(points, tricks)
 
 
@@ -58,8 +58,10 @@ def test_r18_score_agrees_with_the_piles() -> None:
         assert result.points == (sum(c.points for c in piles[0]), sum(c.points for c in piles[1]))
         assert sum(result.points) == 120
         assert len(piles[0]) + len(piles[1]) == 36
-        assert result.tricks == (sum(t.winner % 2 == 0 for t in state.tricks),
-                                 sum(t.winner % 2 == 1 for t in state.tricks))
+        assert result.tricks == (
+            sum(t.winner % 2 == 0 for t in state.tricks),
+            sum(t.winner % 2 == 1 for t in state.tricks),
+        )
         assert result.last_trick_winner == state.tricks[-1].winner
 
 

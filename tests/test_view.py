@@ -65,8 +65,7 @@ def test_r23_tricks_and_public_history() -> None:
     seen = goat.view(state, 0)
     assert [t.winner for t in seen.tricks] == [1]
     assert seen.tricks_won == (0, 1)
-    assert [str(m) for m in seen.tricks[0].plays] == ["0 lead 7S QS", "1 beat 9D JS", "2 pass ?? ??",
-                                                     "3 pass ?? ??"]
+    assert [str(m) for m in seen.tricks[0].plays] == ["0 lead 7S QS", "1 beat 9D JS", "2 pass ?? ??", "3 pass ?? ??"]
     assert seen.history == seen.tricks[0].plays
     assert seen.table == () and seen.leader == 1 and seen.to_play == 1
 
@@ -92,8 +91,7 @@ def test_r14_r23_a_wait_leaves_no_trace_in_other_views() -> None:
         # Whether seat 3 is being asked, has waited, or never held a molodka cannot be told apart.
         assert goat.view(asked, seat) == goat.view(waited, seat)
         assert all(m.kind is not MoveKind.WAIT for m in goat.view(waited, seat).history)
-    no_holder = run(game(["10C JS 6D 7D", "AC 9D QS 6C", "KH AH 8S 7C", "6H 7H 8H 9S"], trump_card="AS"),
-                    "0 lead 10C")
+    no_holder = run(game(["10C JS 6D 7D", "AC 9D QS 6C", "KH AH 8S 7C", "6H 7H 8H 9S"], trump_card="AS"), "0 lead 10C")
     assert goat.view(no_holder, 1).legal_moves == goat.view(waited, 1).legal_moves
     # The holder sees its own waits.
     assert [str(m) for m in goat.view(waited, 3).history] == ["3 wait", "0 lead 10C", "3 wait"]
@@ -105,8 +103,9 @@ def test_r14_r23_the_holder_being_asked_sees_its_choice() -> None:
 
 
 def test_r23_withdrawn_plays_stay_in_the_history_after_a_molodka() -> None:
-    state = run(game(HOLDER_HANDS, trump_card="AS"), "3 wait", "0 lead 10C", "3 wait", "1 pass 6C",
-                "3 molodka 6H 7H 8H 9H")
+    state = run(
+        game(HOLDER_HANDS, trump_card="AS"), "3 wait", "0 lead 10C", "3 wait", "1 pass 6C", "3 molodka 6H 7H 8H 9H"
+    )
     seen = goat.view(state, 2)
     assert [str(m) for m in seen.history] == ["0 lead 10C", "1 pass ??", "3 molodka 6H 7H 8H 9H"]
     assert [str(m) for m in seen.table] == ["3 molodka 6H 7H 8H 9H"]

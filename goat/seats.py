@@ -1,0 +1,27 @@
+"""Seats and teams (R1): four seats 0–3 clockwise; seats 0 and 2 are team 0, 1 and 3 team 1."""
+
+from __future__ import annotations
+
+from typing import Final, TypeGuard
+
+__all__ = ["SEATS", "TEAMS", "check_seat", "is_seat", "team_of"]
+
+SEATS: Final = (0, 1, 2, 3)
+TEAMS: Final = (0, 1)
+
+
+def is_seat(value: object) -> TypeGuard[int]:
+    """Whether ``value`` is a seat number: an int 0–3 (``True`` is not a seat)."""
+    return value.__class__ is int and 0 <= value <= 3
+
+
+def check_seat(value: object, what: str = "a seat", error: type[Exception] = ValueError) -> int:
+    """``value`` if it is a seat, else ``error`` saying what was wrong."""
+    if not is_seat(value):
+        raise error(f"{what} must be a seat 0, 1, 2 or 3, not {value!r}")
+    return value
+
+
+def team_of(seat: int) -> int:
+    """The team of a seat: partners sit opposite (R1)."""
+    return seat % 2

@@ -323,7 +323,17 @@ def set_beats(new: int, top: int, trump: int) -> bool:
     if new.bit_count() != top.bit_count():
         return False
     table = BEATERS[trump]
-    options = sorted((new & table[c] for c in bits(top)), key=int.bit_count)
+    options = []
+    while top:
+        low = top & -top
+        covering = new & table[low.bit_length() - 1]
+        if not covering:  # a top card nothing can beat: the common case, decided at once
+            return False
+        options.append(covering)
+        top ^= low
+    if len(options) == 1:
+        return True
+    options.sort(key=int.bit_count)  # the most constrained top card first
     return _match(options, 0, 0)
 
 

@@ -24,9 +24,9 @@ from collections.abc import Iterable, Sequence
 from itertools import combinations
 from typing import Final
 
-from goat.cards import _CARDS, _SUIT_INDEX, BEATERS, SUIT_MASK, SUIT_OF, Card, Suit, bits, cards, describe, set_beats
+from goat.cards import _CARDS, _SUIT_INDEX, BEATERS, SUIT_MASK, SUIT_OF, Card, Suit, cards, describe, set_beats
 from goat.errors import IllegalMoveError, InvalidDealError, InvalidTrickError
-from goat.moves import BEAT, LEAD, MOLODKA, PASS, WAIT, Move, MoveKind, move_of
+from goat.moves import _MOVES, BEAT, LEAD, MOLODKA, PASS, WAIT, Move, MoveKind, move_of
 from goat.seats import check_seat
 from goat.state import GameState, Trick
 
@@ -204,14 +204,14 @@ def _plays(state: GameState, seat: int) -> tuple[Move, ...]:
     """The moves of the seat due to play, whoever else may be asked first."""
     hand = state._hands[seat]
     table = state._table
-    moves = []
     if not table:
-        for suit_mask in SUIT_MASK:  # every non-empty subset of one suit (R10)
-            cards_of_suit = hand & suit_mask
-            subset = cards_of_suit
+        moves = []
+        for suit_mask in SUIT_MASK:  # every non-empty set of cards of one suit (R10)
+            of_suit = hand & suit_mask
+            subset = of_suit
             while subset:
                 moves.append(move_of(LEAD, seat, subset))
-                subset = (subset - 1) & cards_of_suit
+                subset = (subset - 1) & of_suit
         return tuple(moves)
     size = table[0].mask.bit_count()
     top = _top(table).mask
@@ -219,28 +219,39 @@ def _plays(state: GameState, seat: int) -> tuple[Move, ...]:
     subsets = _subsets(hand, size)
     if size == 1:
         beaters = BEATERS[trump][top.bit_length() - 1]
-        moves = [move_of(BEAT, seat, subset) for subset in subsets if subset & beaters]
+        beating = [subset for subset in subsets if subset & beaters]
     else:
-        moves = [move_of(BEAT, seat, subset) for subset in subsets if set_beats(subset, top, trump)]
-    moves.extend([move_of(PASS, seat, subset) for subset in subsets])
+        beating = [subset for subset in subsets if set_beats(subset, top, trump)]
+    # move_of inlined as a dict look-up: this is the engine's hottest loop.
+    interned = _MOVES.get
+    beat_code = BEAT << 2 | seat
+    pass_code = PASS << 2 | seat
+    moves = [interned(s << 5 | beat_code) or move_of(BEAT, seat, s) for s in beating]
+    moves.extend([interned(s << 5 | pass_code) or move_of(PASS, seat, s) for s in subsets])
     if seat in state._holders:
         moves.append(move_of(MOLODKA, seat, hand))
     return tuple(moves)
 
 
-_SUBSETS: dict[tuple[int, int], tuple[int, ...]] = {}
+def _subsets(hand: int, size: int) -> list[int]:
+    """The ``size``-card subsets of ``hand`` (at most 4 cards) as masks, lowest cards first.
 
-
-def _subsets(hand: int, size: int) -> tuple[int, ...]:
-    """The ``size``-card subsets of ``hand`` as masks (memoised: hands repeat across games)."""
-    key = (hand, size)
-    found = _SUBSETS.get(key)
-    if found is None:
-        found = tuple(sum(combo) for combo in combinations([1 << i for i in bits(hand)], size))
-        if len(_SUBSETS) > 300_000:  # bounded memory for long simulations
-            _SUBSETS.clear()
-        _SUBSETS[key] = found
-    return found
+    Not memoised: measured, hands recur too rarely across games for a cache to pay.
+    """
+    singles = []
+    rest = hand
+    while rest:
+        low = rest & -rest
+        singles.append(low)
+        rest ^= low
+    held = len(singles)
+    if size == 1:
+        return singles
+    if size == held:
+        return [hand]
+    if size == held - 1:
+        return [hand ^ single for single in reversed(singles)]
+    return [sum(combo) for combo in combinations(singles, size)]
 
 
 def _top(table: tuple[Move, ...]) -> Move:

@@ -1,0 +1,55 @@
+"""The scripts in examples/ run and print what they promise."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+def run_example(name: str, *args: str) -> str:
+    done = subprocess.run(
+        [sys.executable, str(EXAMPLES / name), *args], capture_output=True, text=True, check=True, timeout=120
+    )
+    return done.stdout
+
+
+@pytest.mark.parametrize("seed", ["1", "7", "42"])
+def test_random_game_prints_every_trick_and_the_result(seed: str) -> None:
+    out = run_example("random_game.py", seed)
+    assert "Trump card" in out
+    assert out.count("Trick ") >= 1
+    found = re.search(r"Points: team 0 \(seats 0, 2\) (\d+), team 1 \(seats 1, 3\) (\d+)", out)
+    assert found is not None
+    assert int(found[1]) + int(found[2]) == 120
+
+
+def test_match_ends_with_a_goat() -> None:
+    out = run_example("match.py", "3")
+    assert out.strip().splitlines()[-1].startswith("Team ")
+    assert "game 1:" in out
+
+
+def test_benchmark_runs() -> None:
+    out = subprocess.run(
+        [
+            sys.executable,
+            str(EXAMPLES.parent / "benchmarks" / "playouts.py"),
+            "--games",
+            "20",
+            "--repeat",
+            "1",
+            "--samples",
+            "100",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=300,
+    ).stdout
+    assert "decisions/s" in out and "legal_moves" in out

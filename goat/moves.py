@@ -81,14 +81,13 @@ class Move:
     cards: frozenset[Card] = attrs.field(factory=frozenset, converter=_to_cards, validator=_check_cards)
     #: The engine's key: card mask << 5 | kind code << 2 | seat.  Equality and hashing use it.
     _key: int = attrs.field(init=False)
+    #: The cards as a 36-bit mask of :attr:`Card.index` bits (a plain slot: the engine reads it constantly).
+    mask: int = attrs.field(init=False)
 
     def __attrs_post_init__(self) -> None:  # after the validators have run
-        object.__setattr__(self, "_key", mask_of(self.cards) << 5 | _KIND_INDEX[self.kind] << 2 | self.seat)
-
-    @property
-    def mask(self) -> int:
-        """The cards as a 36-bit mask of :attr:`Card.index` bits."""
-        return self._key >> 5
+        mask = mask_of(self.cards)
+        object.__setattr__(self, "mask", mask)
+        object.__setattr__(self, "_key", mask << 5 | _KIND_INDEX[self.kind] << 2 | self.seat)
 
     @classmethod
     def from_str(cls, text: str) -> Move:
@@ -153,6 +152,7 @@ def move_of(kind: int, seat: int, mask: int) -> Move:
         _set(move, "seat", seat)
         _set(move, "cards", cards_of(mask))
         _set(move, "_key", key)
+        _set(move, "mask", mask)
         if len(_MOVES) > 500_000:  # bounded: long simulations must not grow memory forever
             _MOVES.clear()
         _MOVES[key] = move

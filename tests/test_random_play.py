@@ -113,3 +113,16 @@ def test_legal_moves_is_deterministic_and_the_same_seed_gives_the_same_game() ->
         a, b = replay(seed), replay(seed)
         assert a == b and hash(a) == hash(b) and a.history == b.history
         assert goat.score(a) == goat.score(b)
+
+
+def test_states_moves_and_views_survive_pickling() -> None:
+    import pickle
+
+    rng = random.Random(4)
+    state = goat.new_game(seed=4)
+    for _ in range(25):
+        state = goat.play(state, rng.choice(goat.legal_moves(state)))
+        copy = pickle.loads(pickle.dumps(state))
+        assert copy == state and hash(copy) == hash(state)
+        assert goat.legal_moves(copy) == goat.legal_moves(state)
+        assert pickle.loads(pickle.dumps(goat.view(state, 2))) == goat.view(state, 2)

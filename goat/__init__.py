@@ -26,6 +26,7 @@ from goat.moves import Move, MoveKind
 from goat.rules import legal_moves, new_game, play, trick_winner
 from goat.scoring import GameResult, Match, defeat_scores, score
 from goat.state import GameState, Trick
+from goat.strategy import Strategy, StrategyFactory
 from goat.view import PlayerView, SeenMove, SeenTrick, view
 
 __version__ = "0.1.0.dev0"
@@ -49,6 +50,8 @@ __all__ = [
     "Rank",
     "SeenMove",
     "SeenTrick",
+    "Strategy",
+    "StrategyFactory",
     "Suit",
     "Trick",
     "beats",

@@ -1,0 +1,23 @@
+"""Repository-wide pytest set-up: Hypothesis profiles for the tests and the doctests alike."""
+
+from __future__ import annotations
+
+import os
+
+from hypothesis import HealthCheck, settings
+
+# Hypothesis profiles, chosen with GOAT_HYPOTHESIS_PROFILE (default "dev"):
+#   ci        bounded and derandomized, so CI is repeatable and quick; .ci/run uses it
+#   dev       Hypothesis's defaults, random each run
+#   thorough  many more examples, for a long local run before a release
+settings.register_profile(
+    "ci",
+    max_examples=60,
+    derandomize=True,
+    deadline=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile("dev", deadline=None)
+settings.register_profile("thorough", max_examples=2_000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile(os.environ.get("GOAT_HYPOTHESIS_PROFILE", "dev"))

@@ -1,0 +1,394 @@
+"""Hypothesis strategies for Goat, and a conformance check for bots.
+
+Install with ``pip install 'goat-cards[testing]'`` (it pulls in Hypothesis).
+Every strategy here builds valid values directly: a game state is reached by
+playing drawn legal moves from a drawn deal, so it is reachable by the rules,
+and nothing is filtered.  Strategies are nouns, their options keyword-only.
+
+>>> from hypothesis import given, settings
+>>> import goat
+>>> import goat.testing as gt
+>>> @settings(max_examples=20)
+... @given(gt.game_states(max_moves=30))
+... def test_someone_decides(state):
+...     assert state.is_over or goat.legal_moves(state)
+>>> test_someone_decides()
+
+With goat-cards installed, Hypothesis also knows the types themselves:
+``st.from_type(goat.Card)``, ``st.from_type(goat.GameState)``,
+``st.from_type(goat.Move)``, ``st.from_type(goat.GameResult)`` … work without
+importing this module (they are registered through a ``hypothesis`` entry point).
+
+:func:`check_strategy` is the conformance check a bot author runs in their
+own tests, in the spirit of PettingZoo's ``api_test`` and OpenSpiel's
+``random_sim_test``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+try:
+    from hypothesis import strategies as st
+    from hypothesis.errors import InvalidArgument
+except ImportError as error:  # pragma: no cover - exercised in a subprocess test
+    raise ImportError("goat.testing needs Hypothesis; install it with: pip install 'goat-cards[testing]'") from error
+
+from goat.cards import DECK, Card, Suit
+from goat.moves import Move, MoveKind
+from goat.rules import legal_moves, new_game, play
+from goat.scoring import GameResult, Match, score
+from goat.seats import is_seat
+from goat.state import GameState
+from goat.strategy import Strategy, end_game, start_game
+from goat.view import view
+
+__all__ = [
+    "StrategyCheckError",
+    "cards",
+    "check_strategy",
+    "deals",
+    "decks",
+    "finished_games",
+    "game_results",
+    "game_states",
+    "hands",
+    "legal_moves_of",
+    "matches",
+    "moves",
+    "suits",
+]
+
+#: Plays left in a game if from now on every lead is a single card and nobody declares.
+#: 36 at the deal: the most a game can have (waits are not plays).
+MAX_PLAYS = 36
+
+
+def suits() -> st.SearchStrategy[Suit]:
+    """A suit (R2).
+
+    >>> import goat
+    >>> from goat.testing import suits
+    >>> suits().example() in set(goat.Suit)
+    True
+    """
+    return st.sampled_from(tuple(Suit))
+
+
+def cards(*, suits: Iterable[Suit] | None = None) -> st.SearchStrategy[Card]:
+    """A card (R2), optionally of the given ``suits`` only.
+
+    >>> import goat
+    >>> from goat.testing import cards
+    >>> cards(suits=[goat.Suit.HEARTS]).example().suit
+    Suit.HEARTS
+    """
+    allowed = set(Suit) if suits is None else set(suits)
+    pool = tuple(card for card in DECK if card.suit in allowed)
+    if not pool:
+        raise InvalidArgument("cards(suits=...) needs at least one suit")
+    return st.sampled_from(pool)
+
+
+def hands(*, size: int | None = None) -> st.SearchStrategy[frozenset[Card]]:
+    """A hand: a set of distinct cards, ``size`` of them (0–4), or any size 0–4 when ``None``.
+
+    >>> from goat.testing import hands
+    >>> len(hands(size=4).example())
+    4
+    """
+    if size is not None and (size.__class__ is not int or not 0 <= size <= 4):
+        raise InvalidArgument(f"a hand holds 0 to 4 cards, not size={size!r}")
+    low, high = (0, 4) if size is None else (size, size)
+    return st.lists(cards(), min_size=low, max_size=high, unique=True).map(frozenset)
+
+
+def decks() -> st.SearchStrategy[tuple[Card, ...]]:
+    """A full deck order: the 36 cards, top first (R7).
+
+    >>> import goat
+    >>> from goat.testing import decks
+    >>> sorted(decks().example()) == list(goat.DECK)
+    True
+    """
+    return st.permutations(DECK).map(tuple)
+
+
+def _dealt_positions(seat: int, dealer: int) -> list[int]:
+    """The deck positions dealt to ``seat`` (R7)."""
+    return [position for position in range(16) if (dealer + 1 + position) % 4 == seat]
+
+
+@st.composite
+def _deals(draw: st.DrawFn, dealer: int | None, molodka: bool, defeat: tuple[int, int]) -> GameState:
+    deck = list(draw(decks()))
+    dealer = draw(st.integers(0, 3)) if dealer is None else dealer
+    if molodka:
+        # Put four cards of one suit into one seat's hand by swapping them into
+        # its dealt positions: a permutation stays a permutation, nothing is filtered.
+        seat = draw(st.integers(0, 3))
+        suit = draw(suits())
+        chosen = draw(st.lists(cards(suits=[suit]), min_size=4, max_size=4, unique=True))
+        for position, card in zip(_dealt_positions(seat, dealer), chosen, strict=True):
+            where = deck.index(card)
+            deck[position], deck[where] = deck[where], deck[position]
+    trump_position = draw(st.integers(16, 35))
+    return new_game(deck=deck, trump_card=deck[trump_position], dealer=dealer, defeat=defeat)
+
+
+def deals(
+    *, dealer: int | None = None, molodka: bool = False, defeat: tuple[int, int] = (0, 0)
+) -> st.SearchStrategy[GameState]:
+    """A freshly dealt game (R7–R9) from a drawn deck, trump card and dealer.
+
+    ``dealer`` fixes the dealer; ``molodka=True`` deals some seat four cards
+    of one suit (R14); ``defeat`` is the match's score the game starts from.
+
+    >>> from goat.testing import deals
+    >>> state = deals(dealer=2).example()
+    >>> state.dealer, state.leader, len(state.stock)
+    (2, 3, 20)
+    """
+    if dealer is not None and not is_seat(dealer):
+        raise InvalidArgument(f"dealer must be a seat 0–3, not {dealer!r}")
+    return _deals(dealer, molodka, defeat)
+
+
+def _plays_left(state: GameState) -> int:
+    """The most plays the game can still have: every later lead a single card, no molodka."""
+    if state.is_over:
+        return 0
+    cards_left = sum(len(hand) for hand in state.hands) + len(state.stock)
+    table = state.table
+    if not table:
+        return cards_left
+    size = len(table[0].cards)
+    answers_left = 4 - len(table)
+    return answers_left + cards_left - answers_left * size
+
+
+def _steer(state: GameState, moves: tuple[Move, ...], needed: int) -> tuple[Move, ...]:
+    """The moves after which ``needed`` moves (this one included) stay possible."""
+    # A single-card lead, any answer and a wait each keep this true, so it is never empty.
+    return tuple(m for m in moves if 1 + _plays_left(play(state, m)) >= needed)
+
+
+@st.composite
+def _game_states(draw: st.DrawFn, min_moves: int, max_moves: int | None, molodka: bool, to_end: bool) -> GameState:
+    state = draw(deals(molodka=molodka))
+    target: int | None = None
+    if not to_end:
+        target = draw(st.integers(min_moves, max_moves if max_moves is not None else 120))
+    made = 0
+    while not state.is_over and (target is None or made < target):
+        moves = legal_moves(state)
+        if made < min_moves:
+            # Keep the game long enough: only moves after which min_moves stays reachable.
+            moves = _steer(state, moves, min_moves - made)
+        state = play(state, draw(st.sampled_from(moves)))
+        made += 1
+    return state
+
+
+def game_states(
+    *, min_moves: int = 0, max_moves: int | None = None, molodka: bool = False
+) -> st.SearchStrategy[GameState]:
+    """A state reached by playing between ``min_moves`` and ``max_moves`` drawn legal moves from a drawn deal.
+
+    Moves include molodka declarations and waits (R14).  A game may end before
+    ``max_moves``; it never ends before ``min_moves`` (at most 36: until then,
+    only moves that keep the game long enough are drawn, so nothing is
+    filtered).  ``molodka=True`` deals a molodka (see :func:`deals`).
+
+    >>> from goat.testing import game_states
+    >>> state = game_states(min_moves=5, max_moves=5).example()
+    >>> len(state.history)
+    5
+    """
+    if min_moves.__class__ is not int or not 0 <= min_moves <= MAX_PLAYS:
+        raise InvalidArgument(f"min_moves must be 0–{MAX_PLAYS} (no game is sure to last longer), not {min_moves!r}")
+    if max_moves is not None and (max_moves.__class__ is not int or max_moves < min_moves):
+        raise InvalidArgument(f"max_moves must be an int >= min_moves, not {max_moves!r}")
+    return _game_states(min_moves, max_moves, molodka, False)
+
+
+def finished_games(*, molodka: bool = False) -> st.SearchStrategy[GameState]:
+    """A game played to its end (R17) with drawn legal moves.
+
+    >>> from goat.testing import finished_games
+    >>> finished_games().example().is_over
+    True
+    """
+    return _game_states(0, None, molodka, True)
+
+
+def game_results(*, molodka: bool = False) -> st.SearchStrategy[GameResult]:
+    """The result of a finished game (R18–R20): only results real games produce.
+
+    >>> from goat.testing import game_results
+    >>> sum(game_results().example().points)
+    120
+    """
+    return finished_games(molodka=molodka).map(score)
+
+
+def legal_moves_of(state: GameState) -> st.SearchStrategy[Move]:
+    """One of the legal moves of ``state``.
+
+    >>> import goat
+    >>> from goat.testing import legal_moves_of
+    >>> state = goat.new_game(seed=1)
+    >>> legal_moves_of(state).example() in goat.legal_moves(state)
+    True
+    """
+    moves = legal_moves(state)
+    if not moves:
+        raise InvalidArgument("legal_moves_of(state): the game is over, there is no legal move")
+    return st.sampled_from(moves)
+
+
+@st.composite
+def _moves(draw: st.DrawFn) -> Move:
+    kind = draw(st.sampled_from(tuple(MoveKind)))
+    held = () if kind is MoveKind.WAIT else draw(st.lists(cards(), min_size=1, max_size=4, unique=True))
+    return Move(kind, draw(st.integers(0, 3)), held)
+
+
+def moves() -> st.SearchStrategy[Move]:
+    """A well-formed move, legal or not: any seat, any kind, 1–4 distinct cards (none for a wait).
+
+    The space :func:`goat.play` must judge; see :func:`legal_moves_of` for legal ones.
+
+    >>> import goat
+    >>> from goat.testing import moves
+    >>> isinstance(moves().example(), goat.Move)
+    True
+    """
+    return _moves()
+
+
+@st.composite
+def _matches(draw: st.DrawFn, min_games: int, max_games: int) -> Match:
+    match = Match(first_dealer=draw(st.integers(0, 3)))
+    target = draw(st.integers(min_games, max_games))
+    while len(match.results) < target and not match.is_over:
+        deck = draw(decks())
+        state = match.new_game(deck=deck, trump_card=deck[draw(st.integers(16, 35))])
+        while not state.is_over:
+            state = play(state, draw(st.sampled_from(legal_moves(state))))
+        match = match.record(state)
+    return match
+
+
+def matches(*, min_games: int = 0, max_games: int = 6) -> st.SearchStrategy[Match]:
+    """A match (R21, R22) of games dealt by the match and played with drawn legal moves.
+
+    Between ``min_games`` and ``max_games`` games are played, fewer if the
+    match ends first.
+
+    >>> from goat.testing import matches
+    >>> match = matches(max_games=2).example()
+    >>> len(match.results) <= 2
+    True
+    """
+    if min_games.__class__ is not int or max_games.__class__ is not int or not 0 <= min_games <= max_games:
+        raise InvalidArgument(f"need 0 <= min_games <= max_games, not {min_games!r}, {max_games!r}")
+    return _matches(min_games, max_games)
+
+
+# --- check_strategy --------------------------------------------------------------
+
+
+class StrategyCheckError(AssertionError):
+    """A bot failed :func:`check_strategy`; the message says which game, seat and move."""
+
+
+def _play_checked(bots: list[Strategy], state: GameState, game: int) -> tuple[GameState, list[Move]]:
+    chosen: list[Move] = []
+    for seat, bot in enumerate(bots):
+        try:
+            start_game(bot, view(state, seat))
+        except Exception as error:
+            raise StrategyCheckError(f"game {game}, seat {seat}: start_game() raised {error!r}") from error
+    while not state.is_over:
+        decider = state.to_move
+        assert decider is not None
+        seat = decider
+        seen = view(state, seat)
+        legal = seen.legal_moves
+        where = f"game {game}, move {len(chosen) + 1}, seat {seat}"
+        try:
+            move = bots[seat].choose(seen, legal)
+        except Exception as error:
+            raise StrategyCheckError(f"{where}: choose() raised {type(error).__name__}: {error}") from error
+        if seen != view(state, seat) or legal != legal_moves(state):
+            raise StrategyCheckError(f"{where}: choose() changed the view or the legal moves it was given")
+        if not isinstance(move, Move):
+            raise StrategyCheckError(f"{where}: choose() returned {move!r}, not a goat.Move")
+        if move not in legal:
+            raise StrategyCheckError(
+                f"{where}: choose() returned {move}, which is not legal; legal: {', '.join(map(str, legal))}"
+            )
+        chosen.append(move)
+        state = play(state, move)
+    result = score(state)
+    for seat, bot in enumerate(bots):
+        try:
+            end_game(bot, view(state, seat), result)
+        except Exception as error:
+            raise StrategyCheckError(f"game {game}, seat {seat}: end_game() raised {error!r}") from error
+    return state, chosen
+
+
+def _run(factory: Callable[..., Any], games: int, seed: int, options: dict[str, Any]) -> list[list[Move]]:
+    try:
+        bots = [factory(seed=seed * 4 + seat, **options) for seat in range(4)]
+    except Exception as error:
+        raise StrategyCheckError(f"the factory raised {type(error).__name__}: {error}") from error
+    for seat, bot in enumerate(bots):
+        if not isinstance(bot, Strategy):
+            raise StrategyCheckError(f"the factory made {bot!r} for seat {seat}, which has no choose(view, legal)")
+    match = Match()
+    runs = []
+    for game in range(1, games + 1):
+        if match.is_over:
+            match = Match(first_dealer=game % 4)
+        state, chosen = _play_checked(bots, match.new_game(seed=seed * 100_003 + game), game)
+        match = match.record(state)
+        runs.append(chosen)
+    return runs
+
+
+def check_strategy(strategy_factory: Callable[..., Any], *, games: int = 10, seed: int = 0, **options: Any) -> None:
+    """Check that a bot plays by the rules; raise :class:`StrategyCheckError` saying how it does not.
+
+    Plays ``games`` games of a match with the bot in every seat (each seat its
+    own instance, made by ``strategy_factory(seed=..., **options)``, kept for
+    all the games as an arena would), and fails if the bot
+
+    - returns something that is not one of the legal moves it was given,
+    - raises from ``choose``, ``start_game`` or ``end_game``,
+    - changes the view or the tuple of legal moves it was given, or
+    - is not deterministic: new instances with the same seeds, shown the same
+      games, must choose the same moves.
+
+    >>> from goat.testing import check_strategy
+    >>> class FirstMove:
+    ...     def choose(self, view, legal):
+    ...         return legal[0]
+    >>> check_strategy(lambda seed=None: FirstMove(), games=2)
+    """
+    if games.__class__ is not int or games < 1:
+        raise ValueError(f"games must be a positive int, not {games!r}")
+    first = _run(strategy_factory, games, seed, options)
+    second = _run(strategy_factory, games, seed, options)
+    for game, (a, b) in enumerate(zip(first, second, strict=True), start=1):
+        for number, (move_a, move_b) in enumerate(zip(a, b, strict=False), start=1):
+            if move_a != move_b:
+                raise StrategyCheckError(
+                    f"not deterministic under the same seed: game {game}, move {number}: "
+                    f"the first run chose {move_a}, the second {move_b}"
+                )
+        if len(a) != len(b):  # pragma: no cover - equal moves give equal games
+            raise StrategyCheckError(f"not deterministic under the same seed: game {game} differs in length")

@@ -1,0 +1,202 @@
+"""goat.testing itself: its strategies keep their promises, and check_strategy catches bad bots."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+from hypothesis import Phase, find, given, settings
+from hypothesis import strategies as st
+from hypothesis.errors import InvalidArgument
+
+import goat
+import goat.testing as gt
+from goat import Card, GameState, Move, MoveKind, PlayerView
+from goat.testing import StrategyCheckError, check_strategy
+
+NO_SHRINK = settings(phases=[Phase.generate], database=None, max_examples=300)
+
+
+def first(strategy: st.SearchStrategy[Any], condition: Any = lambda value: True) -> Any:
+    """The first generated value that satisfies ``condition`` (no shrinking: it is slow for whole games)."""
+    return find(strategy, condition, settings=NO_SHRINK)
+
+
+def test_importing_without_hypothesis_names_the_extra() -> None:
+    code = "import sys; sys.modules['hypothesis'] = None; import goat.testing"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode != 0
+    assert "pip install 'goat-cards[testing]'" in done.stderr
+    assert "ImportError" in done.stderr
+
+
+def test_importing_goat_does_not_need_hypothesis() -> None:
+    code = "import sys; sys.modules['hypothesis'] = None; import goat; print(goat.new_game(seed=1).leader)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "1"
+
+
+@given(gt.hands(size=3), gt.hands())
+def test_hands_have_the_asked_size(three: frozenset[Card], any_size: frozenset[Card]) -> None:
+    assert len(three) == 3 and 0 <= len(any_size) <= 4
+
+
+@given(gt.decks())
+def test_decks_are_permutations(deck: tuple[Card, ...]) -> None:
+    assert sorted(deck) == list(goat.DECK)
+
+
+@given(gt.deals(molodka=True))
+def test_molodka_deals_give_someone_four_of_a_suit(state: GameState) -> None:
+    assert any(len(h) == 4 and len({c.suit for c in h}) == 1 for h in state.hands)
+    assert state.trump_card in state.stock
+
+
+@given(gt.deals(dealer=1))
+def test_deals_honour_the_dealer(state: GameState) -> None:
+    assert state.dealer == 1 and state.leader == 2 and state.history == ()
+
+
+@given(st.integers(0, 36), st.data())
+def test_game_states_make_exactly_the_moves_asked(count: int, data: st.DataObject) -> None:
+    state = data.draw(gt.game_states(min_moves=count, max_moves=count, molodka=data.draw(st.booleans())))
+    assert len(state.history) == count
+
+
+def test_game_states_reach_molodkas_and_waits() -> None:
+    declared = first(gt.game_states(molodka=True), lambda s: any(m.kind is MoveKind.MOLODKA for m in s.history))
+    assert declared.molodka_made or declared.tricks
+    first(gt.game_states(molodka=True), lambda s: any(m.kind is MoveKind.WAIT for m in s.history))
+
+
+@given(gt.finished_games())
+def test_finished_games_are_over(state: GameState) -> None:
+    assert state.is_over
+
+
+def test_bad_arguments_are_invalid() -> None:
+    for make in (
+        lambda: gt.hands(size=5),
+        lambda: gt.game_states(min_moves=37),
+        lambda: gt.game_states(min_moves=5, max_moves=4),
+        lambda: gt.deals(dealer=4),
+        lambda: gt.matches(min_games=3, max_games=2),
+        lambda: gt.cards(suits=[]),
+    ):
+        with pytest.raises(InvalidArgument):
+            make().example()
+    over = first(gt.finished_games())
+    with pytest.raises(InvalidArgument, match="over"):
+        gt.legal_moves_of(over)
+
+
+@pytest.mark.parametrize("cls", [Card, goat.Suit, Move, GameState, goat.GameResult, goat.Match, PlayerView])
+def test_types_resolve_through_the_entry_point(cls: type) -> None:
+    value = first(st.from_type(cls))
+    assert isinstance(value, cls)
+
+
+def test_the_entry_point_is_declared() -> None:
+    from importlib.metadata import entry_points
+
+    (hook,) = [e for e in entry_points(group="hypothesis") if e.value.startswith("goat.")]
+    assert callable(hook.load())
+
+
+# --- check_strategy --------------------------------------------------------------------
+
+
+class RandomBot:
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, view: PlayerView, legal: tuple[Move, ...]) -> Move:
+        return self.rng.choice(legal)
+
+
+def random_bot(*, seed: int | None = None) -> RandomBot:
+    return RandomBot(seed)
+
+
+def test_a_good_bot_passes() -> None:
+    check_strategy(random_bot, games=3)
+
+
+class Hooked(RandomBot):
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.started = self.ended = 0
+
+    def start_game(self, view: PlayerView) -> None:
+        self.started += 1
+
+    def end_game(self, view: PlayerView, result: goat.GameResult) -> None:
+        self.ended += 1
+        assert self.ended == self.started
+
+
+def test_hooks_are_called_once_per_game() -> None:
+    made: list[Hooked] = []
+
+    def factory(*, seed: int | None = None) -> Hooked:
+        made.append(Hooked(seed))
+        return made[-1]
+
+    check_strategy(factory, games=3)
+    assert [bot.started for bot in made] == [3] * 8 and [bot.ended for bot in made] == [3] * 8
+
+
+def bot(choose: Any) -> Any:
+    def factory(*, seed: int | None = None) -> Any:
+        rng = random.Random(seed)
+        return type("Bot", (), {"choose": lambda self, view, legal: choose(rng, view, legal)})()
+
+    return factory
+
+
+@pytest.mark.parametrize(
+    ("factory", "message"),
+    [
+        (bot(lambda rng, view, legal: Move(MoveKind.WAIT, view.seat, ())), "which is not legal"),
+        (bot(lambda rng, view, legal: str(legal[0])), "not a goat.Move"),
+        (bot(lambda rng, view, legal: 1 / 0), "raised ZeroDivisionError"),
+        (bot(lambda rng, view, legal: random.choice(legal)), "not deterministic under the same seed"),
+        (bot(lambda rng, view, legal: object.__setattr__(view, "hand", frozenset()) or legal[0]), "changed the view"),
+        (lambda *, seed=None: object(), "has no choose"),
+        (lambda: RandomBot(), "the factory raised TypeError"),
+    ],
+)
+def test_bad_bots_fail_with_a_clear_message(factory: Any, message: str) -> None:
+    with pytest.raises(StrategyCheckError, match=message):
+        check_strategy(factory, games=2)
+
+
+def test_a_stale_move_from_an_earlier_call_is_caught() -> None:
+    class Stale:
+        def __init__(self) -> None:
+            self.first: Move | None = None
+
+        def choose(self, view: PlayerView, legal: tuple[Move, ...]) -> Move:
+            self.first = self.first or legal[0]
+            return self.first
+
+    with pytest.raises(StrategyCheckError, match="not legal"):
+        check_strategy(lambda *, seed=None: Stale(), games=1)
+
+
+def test_check_strategy_rejects_a_bad_game_count() -> None:
+    with pytest.raises(ValueError, match="games"):
+        check_strategy(random_bot, games=0)
+
+
+@pytest.mark.parametrize("hook", ["start_game", "end_game"])
+def test_a_raising_hook_is_reported(hook: str) -> None:
+    def boom(self: object, *args: object) -> None:
+        raise RuntimeError("hook broke")
+
+    cls = type("Hooky", (RandomBot,), {hook: boom})
+    with pytest.raises(StrategyCheckError, match=f"{hook}\\(\\) raised RuntimeError"):
+        check_strategy(lambda *, seed=None: cls(seed), games=1)

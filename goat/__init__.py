@@ -26,7 +26,17 @@ from goat.moves import Move, MoveKind
 from goat.rules import legal_moves, new_game, play, trick_winner
 from goat.scoring import GameResult, Match, defeat_scores, score
 from goat.state import GameState, Trick
-from goat.strategy import Strategy, StrategyFactory
+from goat.strategy import (
+    Strategy,
+    StrategyFactory,
+    StrategyInfo,
+    StrategyLoadError,
+    available_strategies,
+    load_strategy,
+    register_strategy,
+    strategy_factory,
+    unregister_strategy,
+)
 from goat.view import PlayerView, SeenMove, SeenTrick, view
 
 __version__ = "0.1.0.dev0"
@@ -52,16 +62,23 @@ __all__ = [
     "SeenTrick",
     "Strategy",
     "StrategyFactory",
+    "StrategyInfo",
+    "StrategyLoadError",
     "Suit",
     "Trick",
+    "available_strategies",
     "beats",
     "beats_set",
     "cards",
     "defeat_scores",
     "legal_moves",
+    "load_strategy",
     "new_game",
     "play",
+    "register_strategy",
     "score",
+    "strategy_factory",
     "trick_winner",
+    "unregister_strategy",
     "view",
 ]

@@ -56,3 +56,26 @@ def random_game_states() -> list[GameState]:
             state = goat.play(state, rng.choice(goat.legal_moves(state)))
             states.append(state)
     return states
+
+
+@pytest.fixture
+def fake_distribution(tmp_path, monkeypatch):  # type: ignore[no-untyped-def]
+    """Install a distribution's metadata (no code) on sys.path, the way flake8 tests local plugins.
+
+    ``fake_distribution("name", {"entry": "module:attr"}, version="1.0", code={"module.py": "..."})``
+    """
+    monkeypatch.delenv("GOAT_DISABLE_PLUGIN_AUTOLOAD", raising=False)
+
+    def make(name: str, entries: dict[str, str], *, version: str = "1.0", code: dict[str, str] | None = None):  # type: ignore[no-untyped-def]
+        root = tmp_path / name
+        info = root / f"{name.replace('-', '_')}-{version}.dist-info"
+        info.mkdir(parents=True)
+        (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n")
+        lines = "\n".join(f"{key} = {value}" for key, value in entries.items())
+        (info / "entry_points.txt").write_text(f"[goat.strategies]\n{lines}\n")
+        for filename, text in (code or {}).items():
+            (root / filename).write_text(text)
+        monkeypatch.syspath_prepend(str(root))
+        return root
+
+    return make

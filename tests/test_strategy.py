@@ -1,0 +1,144 @@
+"""Strategies: the protocol, entry-point discovery, in-process registration, loud failures."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+import goat
+from goat import StrategyLoadError
+
+
+def test_builtins_are_listed_with_distribution_and_version() -> None:
+    infos = {info.name: info for info in goat.available_strategies()}
+    for name in ("random", "greedy"):
+        assert infos[name].distribution == "goat-cards"
+        assert infos[name].version == goat.__version__
+    assert infos["greedy"].target == "goat.bots.greedy:factory"
+    assert str(infos["random"]) == f"random (goat-cards {goat.__version__})"
+
+
+def test_listing_does_not_import_the_plugins() -> None:
+    code = "import sys, goat; goat.available_strategies(); print('goat.bots.greedy' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "False"
+
+
+def test_load_strategy_builds_a_seeded_bot() -> None:
+    bot = goat.load_strategy("random", seed=3)
+    assert isinstance(bot, goat.Strategy)
+    seen = goat.view(goat.new_game(seed=3), 1)
+    same = goat.load_strategy("random", seed=3)
+    assert [bot.choose(seen, seen.legal_moves) for _ in range(5)] == [
+        same.choose(seen, seen.legal_moves) for _ in range(5)
+    ]
+
+
+def test_an_unknown_name_suggests_the_closest() -> None:
+    with pytest.raises(StrategyLoadError, match=r"no strategy named 'gredy'; did you mean 'greedy'"):
+        goat.load_strategy("gredy")
+
+
+def test_bad_options_are_a_load_error_naming_the_strategy() -> None:
+    with pytest.raises(StrategyLoadError, match=r"'greedy' raised TypeError: .*takes no options"):
+        goat.load_strategy("greedy", depth=3)
+
+
+class Last:
+    def choose(self, view: goat.PlayerView, legal: tuple[goat.Move, ...]) -> goat.Move:
+        return legal[-1]
+
+
+def last(*, seed: int | None = None) -> Last:
+    return Last()
+
+
+def test_register_strategy_in_process() -> None:
+    goat.register_strategy("last-test", last)
+    try:
+        assert "last-test" in {info.name for info in goat.available_strategies()}
+        (info,) = [i for i in goat.available_strategies() if i.name == "last-test"]
+        assert info.distribution is None and "registered in-process" in str(info)
+        assert isinstance(goat.load_strategy("last-test", seed=1), Last)
+        with pytest.raises(ValueError, match="already registered"):
+            goat.register_strategy("last-test", last)
+        goat.register_strategy("last-test", last, replace=True)
+    finally:
+        goat.unregister_strategy("last-test")
+    with pytest.raises(KeyError):
+        goat.unregister_strategy("last-test")
+
+
+def test_register_refuses_bad_names_factories_and_taken_names() -> None:
+    with pytest.raises(ValueError, match="non-empty"):
+        goat.register_strategy(" ", last)
+    with pytest.raises(TypeError, match="callable"):
+        goat.register_strategy("x", 42)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"goat-cards .* already provides a strategy named 'greedy'"):
+        goat.register_strategy("greedy", last)
+
+
+def test_a_factory_that_builds_no_strategy_is_refused() -> None:
+    goat.register_strategy("nothing-test", lambda *, seed=None: object())
+    try:
+        with pytest.raises(StrategyLoadError, match="no choose"):
+            goat.load_strategy("nothing-test")
+    finally:
+        goat.unregister_strategy("nothing-test")
+
+
+def test_a_third_party_plugin_is_found_by_name(fake_distribution: Any) -> None:
+    fake_distribution(
+        "goat-bot-firsty",
+        {"firsty": "firsty_bot:factory"},
+        version="2.5",
+        code={
+            "firsty_bot.py": "class B:\n    def choose(self, view, legal):\n        return legal[0]\n"
+            "def factory(*, seed=None):\n    return B()\n"
+        },
+    )
+    (info,) = [i for i in goat.available_strategies() if i.name == "firsty"]
+    assert (info.distribution, info.version, info.target) == ("goat-bot-firsty", "2.5", "firsty_bot:factory")
+    assert goat.load_strategy("firsty").choose(None, (1, 2)) == 1  # type: ignore[arg-type]
+
+
+def test_a_plugin_that_fails_to_import_is_loud_and_named(fake_distribution: Any) -> None:
+    fake_distribution(
+        "goat-bot-broken",
+        {"broken": "broken_bot:factory"},
+        version="0.3",
+        code={"broken_bot.py": "raise RuntimeError('missing model file')\n"},
+    )
+    assert "broken" in {i.name for i in goat.available_strategies()}  # listing does not import it
+    with pytest.raises(StrategyLoadError) as raised:
+        goat.load_strategy("broken")
+    message = str(raised.value)
+    assert "'broken'" in message and "goat-bot-broken 0.3" in message
+    assert "RuntimeError: missing model file" in message
+
+
+def test_a_plugin_whose_factory_is_not_callable_is_refused(fake_distribution: Any) -> None:
+    fake_distribution("goat-bot-odd", {"odd": "odd_bot:factory"}, code={"odd_bot.py": "factory = 42\n"})
+    with pytest.raises(StrategyLoadError, match=r"'odd' from goat-bot-odd 1.0: odd_bot:factory is int"):
+        goat.load_strategy("odd")
+
+
+def test_two_distributions_claiming_one_name_are_both_named(fake_distribution: Any) -> None:
+    fake_distribution("goat-bot-one", {"twin": "one:factory"})
+    fake_distribution("goat-bot-two", {"twin": "two:factory"})
+    with pytest.raises(StrategyLoadError, match=r"'twin'.*goat-bot-(one|two).*goat-bot-(one|two)"):
+        goat.available_strategies()
+    with pytest.raises(StrategyLoadError, match="two distributions"):
+        goat.load_strategy("random")
+
+
+def test_the_off_switch_ignores_other_distributions(fake_distribution: Any, monkeypatch: Any) -> None:
+    fake_distribution("goat-bot-firsty", {"firsty": "firsty_bot:factory"})
+    monkeypatch.setenv("GOAT_DISABLE_PLUGIN_AUTOLOAD", "1")
+    names = {i.name for i in goat.available_strategies()}
+    assert "firsty" not in names and {"random", "greedy"} <= names
+    with pytest.raises(StrategyLoadError, match="no strategy named 'firsty'"):
+        goat.load_strategy("firsty")

@@ -53,3 +53,9 @@ def test_benchmark_runs() -> None:
         timeout=300,
     ).stdout
     assert "decisions/s" in out and "legal_moves" in out
+
+
+def test_tournament_prints_its_table() -> None:
+    out = run_example("tournament.py", "greedy", "random", "--matches", "4")
+    assert "entrant" in out and "greedy" in out and "random" in out
+    assert "4 matches in" in out

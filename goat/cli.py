@@ -1,0 +1,451 @@
+"""The ``goat`` command: play against bots, run matches and tournaments, list plugins, replay games.
+
+Install with ``pip install 'goat-cards[cli]'``.  Exit status: 0 on success,
+2 on bad usage (unknown options, an unknown strategy name), 1 when a run fails
+(a one-line message).
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+try:
+    import click
+    from rich import box
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        ProgressColumn,
+        Task,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+    from rich.table import Table
+    from rich.text import Text
+except ImportError as error:  # pragma: no cover - exercised in a subprocess test
+    raise ImportError("the goat command needs click and rich: pip install 'goat-cards[cli]'") from error
+
+import goat
+from goat import arena, records, tui
+from goat.rules import legal_moves, play
+from goat.scoring import Match, score
+from goat.state import GameState
+from goat.strategy import Strategy, StrategyLoadError, end_game, start_game
+from goat.view import view
+
+__all__ = ["main"]
+
+CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+
+
+def _console() -> Console:
+    # Piped output gets a fixed, roomy width instead of rich's 80 columns, so tables are never squeezed.
+    return Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 120)
+
+
+def _load(name: str, seed: int, param: str) -> Strategy:
+    """Build a bot; an unknown name is bad usage (exit 2), a broken plugin a failed run (exit 1)."""
+    try:
+        goat.strategy_factory(name)
+    except StrategyLoadError as error:
+        if str(error).startswith("no strategy named"):
+            raise click.BadParameter(str(error), param_hint=param) from None
+        raise click.ClickException(str(error)) from None
+    try:
+        return goat.load_strategy(name, seed=seed)
+    except StrategyLoadError as error:
+        raise click.ClickException(str(error)) from None
+
+
+@click.group(context_settings=CONTEXT)
+@click.version_option(goat.__version__, prog_name="goat")
+def main() -> None:
+    """Goat (Kozel), the Russian trick-taking card game: play it, pit bots against each other, replay games.
+
+    \b
+    Examples:
+      goat play --seat 0 --partner greedy --opponents greedy
+      goat tournament random greedy --matches 100
+      goat strategies
+    """
+
+
+# --- goat play --------------------------------------------------------------------
+
+
+def table_bots(seat: int, partner: str, opponents: str, seed: int) -> dict[int, Strategy]:
+    """The three bots at a person's table, seeded from ``seed`` (tests rebuild the same table)."""
+    names = {(seat + 2) % 4: partner, (seat + 1) % 4: opponents, (seat + 3) % 4: opponents}
+    return {
+        s: _load(name, seed * 4 + s, "--partner" if s == (seat + 2) % 4 else "--opponents") for s, name in names.items()
+    }
+
+
+def game_seeds(seed: int) -> random.Random:
+    """The generator of the match's deal seeds."""
+    return random.Random(seed)
+
+
+@main.command("play", context_settings=CONTEXT)
+@click.option("--seat", type=click.IntRange(0, 3), default=0, show_default=True, help="Your seat (0–3).")
+@click.option("--partner", default="greedy", show_default=True, help="The bot opposite you.")
+@click.option("--opponents", default="greedy", show_default=True, help="The bot on each side of you.")
+@click.option("--seed", type=int, default=None, help="Seed for the deals and the bots (default: random).")
+def play_command(seat: int, partner: str, opponents: str, seed: int | None) -> None:
+    """Play a whole match in the terminal, with three bots.
+
+    Type your cards to lead or beat ('10h qh'), 'pass 7c 8c' to pass face down, 'molodka', 'wait',
+    'help' or 'quit'.
+
+    \b
+    Example:
+      goat play --seat 2 --partner greedy --opponents random --seed 7
+    """
+    if seed is None:
+        seed = random.SystemRandom().randrange(10**6)
+    console = _console()
+    bots = table_bots(seat, partner, opponents, seed)
+    names = {s: partner if s == (seat + 2) % 4 else opponents for s in bots}
+    console.print(f"Goat — you sit at seat {seat}; partner: {partner}; opponents: {opponents}; seed {seed}.")
+    console.print("Type 'help' at any prompt for how to play.\n")
+    seeds = game_seeds(seed)
+    match = Match()
+    number = 0
+    while not match.is_over:
+        number += 1
+        state = match.new_game(seed=seeds.randrange(2**63))
+        console.print(Text(f"— Game {number}: seat {state.dealer} deals, seat {state.leader} leads —", style="bold"))
+        finished = _play_game(console, state, seat, bots, names, number)
+        if finished is None:
+            console.print("Bye.")
+            return
+        state = finished
+        result = score(state)
+        for s, bot in bots.items():
+            end_game(bot, view(state, s), result)
+        match = match.record(state)
+        tui.print_lines(console, tui.result_lines(result, seat, match))
+        console.print()
+    console.print(Text(tui.goat_line(match, seat), style="bold"))
+
+
+def _ask(console: Console, prompt: str) -> str | None:
+    """One line from the person, or ``None`` at the end of input."""
+    console.print(prompt, end="")
+    line = sys.stdin.readline()
+    if not line:
+        console.print()
+        return None
+    return line
+
+
+def _play_game(
+    console: Console, state: GameState, me: int, bots: dict[int, Strategy], names: dict[int, str], number: int
+) -> GameState | None:
+    for s, bot in bots.items():
+        start_game(bot, view(state, s))
+    while not state.is_over:
+        seat = state.to_move
+        assert seat is not None
+        if seat == me:
+            move = _human_move(console, view(state, me), number, names)
+            if move is None:
+                return None
+        else:
+            seen = view(state, seat)
+            move = bots[seat].choose(seen, seen.legal_moves)
+            if move not in legal_moves(state):  # a broken bot must not stop the person's game
+                move = legal_moves(state)[0]
+        tricks = len(state.tricks)
+        state = play(state, move)
+        if move.kind is not goat.MoveKind.WAIT or move.seat == me:  # others' waits are private (R14, R23)
+            seen_move = view(state, me).history[-1]
+            console.print(Text("  ").append_text(tui.describe_play(seen_move, state.trump, me, names)))
+        if len(state.tricks) > tricks:
+            console.print(
+                f"  → {tui.seat_name(state.tricks[-1].winner, me, names)} "
+                f"{'take' if state.tricks[-1].winner == me else 'takes'} the trick."
+            )
+    return state
+
+
+def _human_move(console: Console, seen: goat.PlayerView, number: int, names: dict[int, str]) -> goat.Move | None:
+    console.print()
+    tui.print_lines(console, tui.render_view(seen, game=number, names=names))
+    while True:
+        line = _ask(console, tui.prompt_text(seen))
+        if line is None:
+            return None
+        try:
+            parsed = tui.parse_input(line, seen)
+        except tui.InputError as error:
+            console.print(f"  {error}", style="red")
+            continue
+        if parsed == "quit":
+            return None
+        if parsed == "help":
+            console.print(tui.HELP)
+            console.print(tui.legal_moves_text(seen))
+            continue
+        assert isinstance(parsed, goat.Move)
+        if parsed in seen.legal_moves:
+            return parsed
+        console.print(f"  {_why(seen, parsed)}", style="red")
+
+
+def _why(seen: goat.PlayerView, move: goat.Move) -> str:
+    """The rules' reason a move is illegal, from the person's own cards only."""
+    if move.kind is goat.MoveKind.BEAT:
+        passes = goat.Move(goat.MoveKind.PASS, move.seat, move.cards)
+        if passes in seen.legal_moves:
+            return (
+                f"{' '.join(map(str, sorted(move.cards)))} does not beat the top play (R6, R12); "
+                f"to throw them face down, type: pass {' '.join(map(str, sorted(move.cards)))}"
+            )
+    missing = move.cards - seen.hand
+    if missing:
+        return f"not in your hand: {' '.join(map(str, sorted(missing)))}"
+    if move.kind is goat.MoveKind.LEAD and len({c.suit for c in move.cards}) > 1:
+        return "a lead is cards of one suit (R10)"
+    if seen.table and len(move.cards) != seen.table[0].size:
+        return f"play exactly {seen.table[0].size} card(s), as many as the lead (R11)"
+    if any(m.kind is goat.MoveKind.WAIT for m in seen.legal_moves):
+        return "you are asked about your molodka: type 'molodka' or 'wait'"
+    return "the rules do not allow that move now; type 'help' for your legal moves"
+
+
+# --- goat match -----------------------------------------------------------------------
+
+
+@main.command("match", context_settings=CONTEXT)
+@click.argument("team_a")
+@click.argument("team_b")
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the deals and the bots.")
+@click.option(
+    "--games-log",
+    type=click.Path(dir_okay=False, writable=True, path_type=Path),
+    default=None,
+    help="Write every game's record to this file (JSON lines), for 'goat replay'.",
+)
+def match_command(team_a: str, team_b: str, seed: int, games_log: Path | None) -> None:
+    """One match: bot TEAM_A in seats 0 and 2 against bot TEAM_B in seats 1 and 3.
+
+    \b
+    Example:
+      goat match greedy random --seed 3 --games-log games.jsonl
+    """
+    players = [
+        _load(team_a if s % 2 == 0 else team_b, seed * 4 + s, "TEAM_A" if s % 2 == 0 else "TEAM_B") for s in range(4)
+    ]
+    names = tuple(team_a if s % 2 == 0 else team_b for s in range(4))
+    played = arena.play_match(players, seed=seed, names=names, on_fault="forfeit")
+    console = _console()
+    running = Match()
+    for number, record in enumerate(played.games, start=1):
+        running = Match((*running.results, record.result))
+        console.print(tui.game_line(number, record, running))
+    goat_team = played.match.goat
+    winner = team_b if goat_team == 0 else team_a
+    title = "goat with balls" if played.match.with_balls else "goat"
+    console.print(f"{names[goat_team or 0]} (team {goat_team}) is the {title}; {winner} wins the match.")
+    if games_log is not None:
+        try:
+            games_log.write_text("".join(records.dumps(r) + "\n" for r in played.games), encoding="utf-8")
+        except OSError as error:
+            raise click.ClickException(f"cannot write {games_log}: {error.strerror}") from None
+        console.print(f"{len(played.games)} game records written to {games_log}")
+
+
+# --- goat tournament ------------------------------------------------------------------
+
+
+class _RateColumn(ProgressColumn):
+    def render(self, task: Task) -> Text:
+        speed = task.finished_speed or task.speed
+        return Text(f"{speed:.1f} matches/s" if speed else "… matches/s")
+
+
+@main.command("tournament", context_settings=CONTEXT)
+@click.argument("names", nargs=-1, required=True)
+@click.option(
+    "--matches",
+    type=click.IntRange(min=1),
+    default=100,
+    show_default=True,
+    help="Matches per pairing (each deal is played twice, teams swapped).",
+)
+@click.option("--jobs", type=click.IntRange(min=1), default=None, help="Worker processes (default: all cores).")
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option(
+    "--json",
+    "json_file",
+    type=click.Path(dir_okay=False, writable=True, path_type=Path),
+    default=None,
+    help="Also write the results as JSON to this file.",
+)
+def tournament_command(
+    names: tuple[str, ...], matches: int, jobs: int | None, seed: int, json_file: Path | None
+) -> None:
+    """A duplicate round-robin tournament of the named bots, on all cores, with a live progress bar.
+
+    \b
+    Example:
+      goat tournament random greedy --matches 100 --json results.json
+    """
+    if len(set(names)) < 2:
+        raise click.UsageError("name two or more different strategies")
+    for name in names:
+        _load(name, 0, "NAMES")
+    console = _console()
+    executor = ProcessPoolExecutor(max_workers=jobs) if jobs else None
+    columns = (TextColumn("matches"), BarColumn(), MofNCompleteColumn(), _RateColumn(), TimeRemainingColumn())
+    try:
+        with Progress(*columns, console=Console(stderr=True), transient=False) as progress:
+            task = progress.add_task("tournament", total=None)
+
+            def advance(done: int, total: int) -> None:
+                progress.update(task, completed=done, total=total)
+
+            result = arena.run_tournament(list(names), matches=matches, seed=seed, executor=executor, progress=advance)
+    finally:
+        if executor is not None:
+            executor.shutdown()
+    console.print(_result_table(result))
+    console.print(f"{result.matches} matches in {result.seconds:.1f} s (seed {seed}).")
+    if json_file is not None:
+        try:
+            json_file.write_text(result.to_json() + "\n", encoding="utf-8")
+        except OSError as error:
+            raise click.ClickException(f"cannot write {json_file}: {error.strerror}") from None
+
+
+def _result_table(result: arena.TournamentResult) -> Table:
+    table = Table(box=box.SIMPLE_HEAD, title="Duplicate round-robin", title_justify="left", pad_edge=False)
+    for column in ("entrant", "matches won", "95% CI", "games won", "95% CI", "defeat/game", "faults"):
+        table.add_column(column, justify="left" if column == "entrant" else "right", no_wrap=True)
+    for e in result.entrants:
+        ml, mh = e.match_win_interval
+        gl, gh = e.game_win_interval
+        table.add_row(
+            e.name,
+            f"{e.match_wins}/{e.matches} {e.match_win_rate:6.1%}",
+            f"{ml:.1%}–{mh:.1%}",
+            f"{e.game_wins}/{e.games} {e.game_win_rate:6.1%}",
+            f"{gl:.1%}–{gh:.1%}",
+            f"{e.mean_defeat:.2f}",
+            str(e.faults),
+        )
+    return table
+
+
+# --- goat strategies --------------------------------------------------------------------
+
+
+@main.command("strategies", context_settings=CONTEXT)
+def strategies_command() -> None:
+    """The bots goat can find: built-in and installed plugins, with distribution and version.
+
+    A plugin that fails to load is listed with its error.
+
+    \b
+    Example:
+      goat strategies
+    """
+    console = _console()
+    try:
+        infos = goat.available_strategies()
+    except StrategyLoadError as error:
+        raise click.ClickException(str(error)) from None
+    table = Table()
+    for column in ("name", "distribution", "version", "factory", "status"):
+        table.add_column(column)
+    for info in infos:
+        try:
+            goat.strategy_factory(info.name)
+            status = Text("ok", style="green")
+        except StrategyLoadError as error:
+            status = Text(f"error: {error}", style="red")
+        table.add_row(info.name, info.distribution or "(in-process)", info.version or "", info.target, status)
+    console.print(table)
+
+
+# --- goat replay -------------------------------------------------------------------------
+
+
+def _read_records(path: Path) -> list[records.GameRecord]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise click.ClickException(f"cannot read {path}: {error.strerror}") from None
+    lines = [line for line in text.splitlines() if line.strip()]
+    chunks = [text] if len(lines) <= 1 or lines[0].strip() == "{" else lines
+    found = []
+    for number, chunk in enumerate(chunks, start=1):
+        try:
+            found.append(records.loads(chunk))
+        except records.RecordError as error:
+            where = f" (record {number})" if len(chunks) > 1 else ""
+            raise click.ClickException(f"{path}{where}: {error}") from None
+    return found
+
+
+@main.command("replay", context_settings=CONTEXT)
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--step", is_flag=True, help="Wait for Enter after each trick.")
+@click.option("--open", "open_cards", is_flag=True, help="Show every card, face-down passes and waits included.")
+def replay_command(file: Path, step: bool, open_cards: bool) -> None:
+    """Show saved games trick by trick, as the players saw them (or with all cards open).
+
+    FILE holds one game record (JSON) or one per line, as 'goat match --games-log' writes them.
+
+    \b
+    Example:
+      goat replay games.jsonl --open --step
+    """
+    console = _console()
+    for number, record in enumerate(_read_records(file), start=1):
+        _replay_one(console, record, number, step=step, open_cards=open_cards)
+
+
+def _replay_one(console: Console, record: records.GameRecord, number: int, *, step: bool, open_cards: bool) -> None:
+    states = records.replay(record)
+    trump = states[0].trump
+    names = dict(enumerate(record.players)) if record.players else None
+    console.print(
+        Text.assemble(
+            (f"Game {number}", "bold"),
+            f": seat {record.dealer} deals; trump card ",
+            tui.card_text(record.trump_card, trump),
+        )
+    )
+    if open_cards:
+        for seat, hand in enumerate(states[0].hands):
+            console.print(Text(f"  seat {seat} holds ").append_text(tui.cards_text(hand, trump)))
+    tricks = 0
+    for after in states[1:]:
+        move = after.history[-1]
+        if move.kind is goat.MoveKind.WAIT and not open_cards:
+            continue  # private (R14, R23)
+        shown: goat.Move | goat.SeenMove = move if open_cards else view(after, (move.seat + 1) % 4).history[-1]
+        console.print(Text("  ").append_text(tui.describe_play(shown, trump, None, names)))
+        if len(after.tricks) > tricks:
+            tricks = len(after.tricks)
+            trick = after.tricks[-1]
+            console.print(
+                f"  → trick {tricks} to seat {trick.winner}" + (f" ({trick.points} points)" if open_cards else "")
+            )
+            if step:
+                click.prompt("", default="", show_default=False, prompt_suffix="Enter for the next trick ", err=True)
+    result = record.result
+    if record.forfeit is not None:
+        console.print(f"  Team {record.forfeit} forfeited: {record.faults[-1].reason}")
+    outcome = "balls" if result.balls else f"team {result.winner} wins"
+    console.print(
+        f"  Points {result.points[0]} : {result.points[1]}, {outcome}; "
+        f"defeat-scores gained {result.defeat[0]} : {result.defeat[1]}"
+    )

@@ -124,7 +124,12 @@ def render_view(view: PlayerView, *, game: int, names: dict[int, str] | None = N
             lines.append(Text("  ").append_text(describe_play(play, trump, me, names)))
     else:
         lines.append(Text("The table is empty."))
-    lines.append(Text(f"Your hand (seat {me}): ").append_text(cards_text(view.hand, trump)))
+    side = [card for card in view.hand if card.suit is not trump]
+    trumps = [card for card in view.hand if card.suit is trump]
+    hand = Text(f"Your hand (seat {me}): ").append_text(cards_text(side, trump))
+    if trumps:
+        hand.append("  trumps: " if side else "trumps: ").append_text(cards_text(trumps, trump))
+    lines.append(hand)
     return lines
 
 

@@ -76,6 +76,10 @@ def test_a_whole_game_typed_in_a_terminal(child: pexpect.spawn) -> None:
         hand_line = next(line for line in shown.splitlines() if line.startswith(f"Your hand (seat {SEAT}):"))
         for card in seen.hand:
             assert card.symbol in hand_line
+        trumps = [c for c in seen.hand if c.suit is seen.trump]
+        if trumps:  # trumps are marked, after the side suits
+            marked = hand_line.split("trumps:")[1]
+            assert all(c.symbol in marked for c in trumps)
         assert f"trump card {seen.trump_card.symbol}" in shown and f"stock {seen.stock_size}" in shown
         if any(play.hidden for play in seen.table):
             assert "▒▒" in shown  # others' passes are face down

@@ -42,7 +42,7 @@ from typing import Any, Literal
 import attrs
 
 from goat.moves import Move
-from goat.records import Fault, GameRecord, forfeit_result, from_state
+from goat.records import Fault, GameRecord, from_state
 from goat.rules import legal_moves, new_game, play
 from goat.scoring import Match, score
 from goat.state import GameState
@@ -113,7 +113,7 @@ def _play(
         except Exception as error:
             faults.append(Fault(seat, 0, "exception", f"start_game() raised {type(error).__name__}: {error}"))
             if on_fault == "forfeit":
-                return _forfeit(state, seat, seed, names, faults)
+                return from_state(state, seed=seed, players=names, faults=tuple(faults), forfeit_by=seat)
     number = 0
     while not state.is_over:
         number += 1
@@ -134,7 +134,7 @@ def _play(
                 disabled.add(seat)
             if on_fault == "forfeit":
                 faults.append(Fault(seat, number, kind, reason))
-                return _forfeit(state, seat, seed, names, faults)
+                return from_state(state, seed=seed, players=names, faults=tuple(faults), forfeit_by=seat)
             move = rng.choice(legal)
             faults.append(Fault(seat, number, kind, reason, move))
         state = play(state, move)
@@ -162,23 +162,6 @@ def _describe(error: Exception) -> tuple[str, str]:
     if isinstance(error, _IllegalMoveError):
         return "illegal", str(error)
     return "exception", f"choose() raised {type(error).__name__}: {error}"
-
-
-def _forfeit(
-    state: GameState, seat: int, seed: int | None, names: tuple[str, ...] | None, faults: list[Fault]
-) -> GameRecord:
-    return GameRecord(
-        deck=state.deck,
-        trump_card=state.trump_card,
-        dealer=state.dealer,
-        moves=state.history,
-        result=forfeit_result(state, seat),
-        seed=seed,
-        defeat=state.defeat,
-        players=names,
-        faults=tuple(faults),
-        forfeit=seat % 2,
-    )
 
 
 def _check_bots(strategies: Sequence[Strategy]) -> list[Strategy]:

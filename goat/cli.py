@@ -153,7 +153,7 @@ def _play_game(
         seat = state.to_move
         assert seat is not None
         if seat == me:
-            move = _human_move(console, view(state, me), number, names)
+            move = _human_move(console, state, me, number, names)
             if move is None:
                 return None
         else:
@@ -174,7 +174,8 @@ def _play_game(
     return state
 
 
-def _human_move(console: Console, seen: goat.PlayerView, number: int, names: dict[int, str]) -> goat.Move | None:
+def _human_move(console: Console, state: GameState, me: int, number: int, names: dict[int, str]) -> goat.Move | None:
+    seen = view(state, me)
     console.print()
     tui.print_lines(console, tui.render_view(seen, game=number, names=names))
     while True:
@@ -193,30 +194,20 @@ def _human_move(console: Console, seen: goat.PlayerView, number: int, names: dic
             console.print(tui.legal_moves_text(seen))
             continue
         assert isinstance(parsed, goat.Move)
-        if parsed in seen.legal_moves:
-            return parsed
-        console.print(f"  {_why(seen, parsed)}", style="red")
+        try:
+            play(state, parsed)  # the engine is the one judge of the rules
+        except goat.IllegalMoveError as error:
+            console.print(f"  {_reason(error, parsed, seen)}", style="red")
+            continue
+        return parsed
 
 
-def _why(seen: goat.PlayerView, move: goat.Move) -> str:
-    """The rules' reason a move is illegal, from the person's own cards only."""
-    if move.kind is goat.MoveKind.BEAT:
-        passes = goat.Move(goat.MoveKind.PASS, move.seat, move.cards)
-        if passes in seen.legal_moves:
-            return (
-                f"{' '.join(map(str, sorted(move.cards)))} does not beat the top play (R6, R12); "
-                f"to throw them face down, type: pass {' '.join(map(str, sorted(move.cards)))}"
-            )
-    missing = move.cards - seen.hand
-    if missing:
-        return f"not in your hand: {' '.join(map(str, sorted(missing)))}"
-    if move.kind is goat.MoveKind.LEAD and len({c.suit for c in move.cards}) > 1:
-        return "a lead is cards of one suit (R10)"
-    if seen.table and len(move.cards) != seen.table[0].size:
-        return f"play exactly {seen.table[0].size} card(s), as many as the lead (R11)"
-    if any(m.kind is goat.MoveKind.WAIT for m in seen.legal_moves):
-        return "you are asked about your molodka: type 'molodka' or 'wait'"
-    return "the rules do not allow that move now; type 'help' for your legal moves"
+def _reason(error: goat.IllegalMoveError, move: goat.Move, seen: goat.PlayerView) -> str:
+    """The engine's reason, without the move it repeats, and a hint where plain cards meant a pass."""
+    reason = str(error).split(": ", 1)[-1]
+    if move.kind is goat.MoveKind.BEAT and goat.Move(goat.MoveKind.PASS, move.seat, move.cards) in seen.legal_moves:
+        reason += f"; to throw them face down, type: pass {' '.join(str(c) for c in sorted(move.cards))}"
+    return reason
 
 
 # --- goat match -----------------------------------------------------------------------

@@ -104,18 +104,20 @@ def from_state(
     seed: int | None = None,
     players: tuple[str, ...] | None = None,
     faults: tuple[Fault, ...] = (),
+    forfeit_by: int | None = None,
 ) -> GameRecord:
-    """The record of a finished game."""
+    """The record of a finished game, or of one that seat ``forfeit_by``'s team forfeits at ``state``."""
     return GameRecord(
         deck=state.deck,
         trump_card=state.trump_card,
         dealer=state.dealer,
         moves=state.history,
-        result=score(state),
+        result=score(state) if forfeit_by is None else forfeit_result(state, forfeit_by),
         seed=seed,
         defeat=state.defeat,
         players=players,
         faults=faults,
+        forfeit=None if forfeit_by is None else forfeit_by % 2,
     )
 
 

@@ -20,7 +20,7 @@ from goat.records import GameRecord
 from goat.scoring import GameResult, Match
 from goat.view import PlayerView, SeenMove
 
-__all__ = ["BACK", "InputError", "card_text", "cards_text", "describe_play", "parse_input", "render_view"]
+__all__ = ["BACK", "InputError", "card_text", "cards_text", "describe_play", "parse_input", "render_view", "typed"]
 
 #: How a face-down card looks.
 BACK = "▒▒"
@@ -191,21 +191,21 @@ def parse_input(text: str, view: PlayerView) -> Move | str:
     return Move(kind, view.seat, held)
 
 
+def typed(move: Move) -> str:
+    """A move as a person types it at the prompt: ``10h qh``, ``pass 7c``, ``molodka``, ``wait``."""
+    held = " ".join(str(card).lower() for card in sorted(move.cards))
+    return {
+        MoveKind.LEAD: held,
+        MoveKind.BEAT: held,
+        MoveKind.PASS: f"pass {held}",
+        MoveKind.MOLODKA: "molodka",
+        MoveKind.WAIT: "wait",
+    }[move.kind]
+
+
 def legal_moves_text(view: PlayerView) -> str:
     """The person's legal moves, as they would type them."""
-    shown = []
-    for move in view.legal_moves:
-        held = " ".join(str(c) for c in sorted(move.cards))
-        shown.append(
-            {
-                MoveKind.LEAD: held,
-                MoveKind.BEAT: held,
-                MoveKind.PASS: f"pass {held}",
-                MoveKind.MOLODKA: "molodka",
-                MoveKind.WAIT: "wait",
-            }[move.kind]
-        )
-    return "Legal now: " + " | ".join(shown)
+    return "Legal now: " + " | ".join(typed(move) for move in view.legal_moves)
 
 
 def result_lines(result: GameResult, me: int, match: Match) -> list[str]:

@@ -15,25 +15,15 @@ import sys
 import pytest
 
 import goat
-from goat import Move, MoveKind
+from goat import MoveKind
 from goat.cli import game_seeds, table_bots
+from goat.tui import typed
 
 pexpect = pytest.importorskip("pexpect")
 
 SEED = 11
 SEAT = 2
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
-
-
-def typed(move: Move) -> str:
-    held = " ".join(str(card).lower() for card in sorted(move.cards))
-    return {
-        MoveKind.LEAD: held,
-        MoveKind.BEAT: held,
-        MoveKind.PASS: f"pass {held}",
-        MoveKind.MOLODKA: "molodka",
-        MoveKind.WAIT: "wait",
-    }[move.kind]
 
 
 def screen(child: pexpect.spawn) -> str:
@@ -93,7 +83,7 @@ def test_a_whole_game_typed_in_a_terminal(child: pexpect.spawn) -> None:
             assert "not a card: 'hello'" in screen(child)
             child.sendline(f"pass {missing}" if seen.table[0].size == 1 else f"pass {missing} {missing}")
             child.expect(r"> $")
-            assert ("not in your hand" in screen(child)) or ("appears twice" in screen(child))
+            assert ("not in hand" in screen(child)) or ("appears twice" in screen(child))
             child.sendline("molodka" if not any(m.kind is MoveKind.MOLODKA for m in seen.legal_moves) else "hello")
             child.expect(r"> $")
             assert "cannot declare a molodka" in screen(child) or "not a card" in screen(child)

@@ -12,6 +12,7 @@
 The rule numbers (R1…R23) cited throughout refer to the project's RULES.md.
 """
 
+from goat.bots.worlds import WorldSamplingError, sample_world
 from goat.cards import DECK, Card, Rank, Suit, beats, beats_set, cards
 from goat.errors import (
     GameNotOverError,
@@ -66,6 +67,7 @@ __all__ = [
     "StrategyLoadError",
     "Suit",
     "Trick",
+    "WorldSamplingError",
     "available_strategies",
     "beats",
     "beats_set",
@@ -76,6 +78,7 @@ __all__ = [
     "new_game",
     "play",
     "register_strategy",
+    "sample_world",
     "score",
     "strategy_factory",
     "trick_winner",

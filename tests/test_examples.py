@@ -59,3 +59,15 @@ def test_tournament_prints_its_table() -> None:
     out = run_example("tournament.py", "greedy", "random", "--matches", "4")
     assert "entrant" in out and "greedy" in out and "random" in out
     assert "4 matches in" in out
+
+
+def test_pettingzoo_example_plays_a_game() -> None:
+    pytest.importorskip("pettingzoo")
+    out = run_example("pettingzoo_random.py", "3")
+    assert "one game of Goat" in out and "seat_3:" in out
+
+
+def test_openspiel_example_pits_ismcts_against_greedy() -> None:
+    pytest.importorskip("pyspiel")
+    out = run_example("openspiel_ismcts_vs_greedy.py", "1", "4")
+    assert "game 1: OpenSpiel ISMCTS" in out and "greedy" in out

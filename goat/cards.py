@@ -245,7 +245,9 @@ def beats(a: Card, b: Card, trump: Suit) -> bool:
     >>> beats(Card.from_str("AS"), Card.from_str("10D"), Suit.HEARTS)
     False
     """
-    return bool(BEATERS[_SUIT_INDEX[trump]][b.index] >> a.index & 1)
+    if a.__class__ is not Card or b.__class__ is not Card:
+        raise TypeError(f"beats() compares two Card objects, not {a!r} and {b!r}")
+    return bool(BEATERS[_trump_index(trump)][b.index] >> a.index & 1)
 
 
 def beats_set(new: Iterable[Card], top: Iterable[Card], trump: Suit) -> bool:
@@ -260,7 +262,13 @@ def beats_set(new: Iterable[Card], top: Iterable[Card], trump: Suit) -> bool:
     >>> beats_set(cards("KS 8S"), cards("QS 9S"), Suit.DIAMONDS)
     False
     """
-    return set_beats(mask_of(new, "new"), mask_of(top, "top"), _SUIT_INDEX[trump])
+    return set_beats(mask_of(new, "new"), mask_of(top, "top"), _trump_index(trump))
+
+
+def _trump_index(trump: Suit) -> int:
+    if not isinstance(trump, Suit):
+        raise TypeError(f"the trump must be a Suit, such as Suit.HEARTS, not {trump!r}")
+    return _SUIT_INDEX[trump]
 
 
 # --- the engine's representation: card indices and 36-bit masks -------------

@@ -182,6 +182,8 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
     (R6, R11), every pass (any ``k`` cards, R11) and, if it holds one and the
     trick has none yet, its molodka (R14).
     """
+    if state.__class__ is not GameState:
+        raise TypeError(f"legal_moves() takes a GameState, not {type(state).__name__}")
     cached = state._legal
     if cached is None:
         cached = _legal_moves(state)
@@ -280,8 +282,8 @@ def play(state: GameState, move: Move) -> GameState:
     Raises :class:`~goat.IllegalMoveError` (a :class:`ValueError`) saying why
     when the rules forbid the move in this state.
     """
-    if move.__class__ is not Move:
-        raise TypeError(f"play() takes a Move, not {type(move).__name__}")
+    if move.__class__ is not Move or state.__class__ is not GameState:
+        raise TypeError(f"play() takes a GameState and a Move, not {type(state).__name__} and {type(move).__name__}")
     key = move._key
     kind = key >> 2 & 7
     seat = key & 3

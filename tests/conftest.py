@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import random
+from collections.abc import Iterator, Sequence
 
+import attrs
 import pytest
 
 import goat
@@ -79,3 +81,36 @@ def fake_distribution(tmp_path, monkeypatch):  # type: ignore[no-untyped-def]
         return root
 
     return make
+
+
+def every_card(state: GameState) -> list[Card]:
+    """Every card of a state, wherever it is: hands, stock, table and tricks (R7, R13, R15)."""
+    return [
+        *[card for hand in state.hands for card in hand],
+        *state.stock,
+        *[card for move in state.table for card in move.cards],
+        *[card for trick in state.tricks for card in trick.cards],
+    ]
+
+
+def finish(state: GameState, rng: random.Random) -> GameState:
+    """Play uniformly random legal moves to the end of the game."""
+    while not state.is_over:
+        state = goat.play(state, rng.choice(goat.legal_moves(state)))
+    return state
+
+
+def random_game(seed: int, *, dealer: int = 0) -> GameState:
+    """A whole game of random moves, seeded."""
+    return finish(goat.new_game(seed=seed, dealer=dealer), random.Random(seed))
+
+
+def reachable(value: object) -> Iterator[object]:
+    """Every value reachable from ``value`` through attrs classes and containers."""
+    yield value
+    if attrs.has(type(value)):
+        for field in attrs.fields(type(value)):
+            yield from reachable(getattr(value, field.name))
+    elif isinstance(value, (tuple, list, frozenset, set)):
+        for item in value:
+            yield from reachable(item)

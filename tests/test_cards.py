@@ -190,3 +190,12 @@ def test_beats_set_rejects_duplicates_and_non_cards() -> None:
 def test_public_names_are_exported() -> None:
     for name in ("Card", "Rank", "Suit", "DECK", "cards", "beats", "beats_set", "InvalidCardError"):
         assert name in goat.__all__
+
+
+def test_beats_rejects_what_is_not_a_card_or_a_suit() -> None:
+    with pytest.raises(TypeError, match="two Card objects"):
+        beats("AS", Card.from_str("KS"), Suit.SPADES)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="trump must be a Suit"):
+        beats(Card.from_str("AS"), Card.from_str("KS"), "S")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="trump must be a Suit"):
+        beats_set(cards("AS"), cards("KS"), None)  # type: ignore[arg-type]

@@ -7,13 +7,8 @@ import random
 import pytest
 
 import goat
-from goat import GameNotOverError, GameResult, GameState, Match
-
-
-def finish(state: GameState, rng: random.Random) -> GameState:
-    while not state.is_over:
-        state = goat.play(state, rng.choice(goat.legal_moves(state)))
-    return state
+from goat import GameNotOverError, GameResult, Match
+from tests.conftest import finish
 
 
 def result(defeat: tuple[int, int], *, balls: bool = False, last: int = 0) -> GameResult:

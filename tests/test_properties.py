@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
-import attrs
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -13,20 +11,14 @@ from hypothesis import strategies as st
 import goat
 import goat.testing as gt
 from goat import DECK, Card, GameState, IllegalMoveError, MoveKind
+from tests.conftest import every_card, reachable
 
 # --- conservation and shape (R7, R13, R15, R17, R18) ------------------------------
 
 
 @given(gt.game_states())
 def test_every_card_is_in_exactly_one_place(state: GameState) -> None:
-    places = [
-        *state.hands,
-        state.stock,
-        [c for m in state.table for c in m.cards],
-        [c for t in state.tricks for c in t.cards],
-    ]
-    flat = [card for place in places for card in place]
-    assert sorted(flat) == list(DECK)
+    assert sorted(every_card(state)) == list(DECK)
 
 
 @given(gt.game_states())
@@ -197,17 +189,6 @@ def test_the_lead_carries_over(match: goat.Match) -> None:
 
 
 # --- information (R23) -------------------------------------------------------------
-
-
-def reachable(value: object) -> Iterator[object]:
-    """Every value reachable from ``value`` through attrs classes and containers."""
-    yield value
-    if attrs.has(type(value)):
-        for field in attrs.fields(type(value)):
-            yield from reachable(getattr(value, field.name))
-    elif isinstance(value, (tuple, list, frozenset, set)):
-        for item in value:
-            yield from reachable(item)
 
 
 @given(gt.game_states(molodka=True), st.integers(0, 3))

@@ -7,20 +7,14 @@ import random
 
 import goat
 from goat import DECK, GameState, IllegalMoveError, Move, MoveKind
+from tests.conftest import every_card, random_game
 
 GAMES = 2000
 
 
 def check_invariants(state: GameState) -> None:
     # Every card exactly once across hands, stock, table and tricks.
-    places = [
-        *state.hands,
-        state.stock,
-        [c for m in state.table for c in m.cards],
-        [c for t in state.tricks for c in t.cards],
-    ]
-    everything = [c for place in places for c in place]
-    assert len(everything) == 36 and set(everything) == set(DECK)
+    assert sorted(every_card(state)) == list(DECK)
     # Hands hold equal numbers of cards before each trick (R15); the stock is a multiple of 4.
     played = {m.seat: len(m.cards) for m in state.table}
     assert len({len(h) + played.get(seat, 0) for seat, h in enumerate(state.hands)}) == 1
@@ -102,15 +96,8 @@ def test_every_subset_of_the_deciders_hand_is_judged_like_legal_moves() -> None:
 
 
 def test_legal_moves_is_deterministic_and_the_same_seed_gives_the_same_game() -> None:
-    def replay(seed: int) -> GameState:
-        rng = random.Random(seed)
-        state = goat.new_game(seed=seed)
-        while not state.is_over:
-            state = goat.play(state, rng.choice(goat.legal_moves(state)))
-        return state
-
     for seed in range(20):
-        a, b = replay(seed), replay(seed)
+        a, b = random_game(seed), random_game(seed)
         assert a == b and hash(a) == hash(b) and a.history == b.history
         assert goat.score(a) == goat.score(b)
 

@@ -3,21 +3,17 @@
 from __future__ import annotations
 
 import json
-import random
 
 import pytest
 
 import goat
 from goat import records
 from goat.records import GameRecord, RecordError
+from tests.conftest import random_game
 
 
 def finished(seed: int) -> goat.GameState:
-    rng = random.Random(seed)
-    state = goat.new_game(seed=seed, dealer=seed % 4)
-    while not state.is_over:
-        state = goat.play(state, rng.choice(goat.legal_moves(state)))
-    return state
+    return random_game(seed, dealer=seed % 4)
 
 
 @pytest.fixture

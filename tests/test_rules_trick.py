@@ -161,3 +161,10 @@ def test_trick_winner_without_beats_is_the_leader() -> None:
 def test_trick_winner_rejects_plays_that_are_no_finished_trick(plays: tuple[str, ...], why: str) -> None:
     with pytest.raises(InvalidTrickError, match=why):
         goat.trick_winner([Move.from_str(t) for t in plays], Suit.SPADES)
+
+
+def test_legal_moves_and_play_take_only_states() -> None:
+    with pytest.raises(TypeError, match="GameState"):
+        goat.legal_moves("state")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="GameState"):
+        goat.play(None, Move.from_str("1 lead 6C"))  # type: ignore[arg-type]

@@ -7,7 +7,8 @@ import random
 import pytest
 
 import goat
-from goat import GameNotOverError, GameResult, GameState
+from goat import GameNotOverError, GameResult
+from tests.conftest import random_game as random_finished_game
 
 
 @pytest.mark.parametrize(
@@ -38,14 +39,6 @@ def test_defeat_scores_rejects_impossible_totals(points: int, tricks: int) -> No
 def test_defeat_scores_rejects_non_ints() -> None:
     with pytest.raises(TypeError):
         goat.defeat_scores(30.0, 1)  # type: ignore[arg-type]
-
-
-def random_finished_game(seed: int) -> GameState:
-    rng = random.Random(seed)
-    state = goat.new_game(seed=seed)
-    while not state.is_over:
-        state = goat.play(state, rng.choice(goat.legal_moves(state)))
-    return state
 
 
 def test_r18_score_agrees_with_the_piles() -> None:

@@ -8,6 +8,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 import goat
 import goat.testing as gt
 from goat import DECK, GameState, IllegalMoveError, Move, MoveKind
+from tests.conftest import every_card
 
 
 class GoatGame(RuleBasedStateMachine):
@@ -78,14 +79,7 @@ class GoatGame(RuleBasedStateMachine):
 
     @invariant()
     def every_card_once(self) -> None:
-        state = self.state
-        flat = [
-            *[c for h in state.hands for c in h],
-            *state.stock,
-            *[c for m in state.table for c in m.cards],
-            *[c for t in state.tricks for c in t.cards],
-        ]
-        assert sorted(flat) == list(DECK)
+        assert sorted(every_card(self.state)) == list(DECK)
 
     @invariant()
     def equal_hands_and_stock_multiple_of_4(self) -> None:

@@ -5,24 +5,16 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-import attrs
 import pytest
 
 import goat
 from goat import Card, GameState, MoveKind, PlayerView
-from tests.conftest import game, run
+from tests.conftest import game, reachable, run
 
 
 def reachable_cards(value: object) -> Iterator[Card]:
     """Every Card reachable from a value, through attrs classes and containers."""
-    if isinstance(value, Card):
-        yield value
-    elif attrs.has(type(value)):
-        for field in attrs.fields(type(value)):
-            yield from reachable_cards(getattr(value, field.name))
-    elif isinstance(value, (tuple, list, frozenset, set)):
-        for item in value:
-            yield from reachable_cards(item)
+    return (item for item in reachable(value) if isinstance(item, Card))
 
 
 def visible_to(state: GameState, seat: int) -> set[Card]:

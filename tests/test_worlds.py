@@ -12,6 +12,7 @@ import goat
 import goat.testing as gt
 from goat import GameState, MoveKind
 from goat.bots.worlds import _Sampler
+from tests.conftest import every_card
 
 
 def replayed(world: GameState) -> GameState:
@@ -31,13 +32,7 @@ def test_a_sampled_world_is_legal_and_agrees_with_the_view(state: GameState, sea
     assert goat.view(world, seat) == seen
     assert replayed(world) == world
     # Conservation holds in the world as in any state.
-    cards = [
-        *[c for h in world.hands for c in h],
-        *world.stock,
-        *[c for m in world.table for c in m.cards],
-        *[c for t in world.tricks for c in t.cards],
-    ]
-    assert sorted(cards) == list(goat.DECK)
+    assert sorted(every_card(world)) == list(goat.DECK)
 
 
 @given(gt.game_states(molodka=True), st.randoms(use_true_random=False))

@@ -110,7 +110,7 @@ def _play(
     for seat, bot in enumerate(bots):
         try:
             start_game(bot, view(state, seat))
-        except Exception as error:
+        except (Exception, SystemExit) as error:  # a bot calling sys.exit() is a fault too
             faults.append(Fault(seat, 0, "exception", f"start_game() raised {type(error).__name__}: {error}"))
             if on_fault == "forfeit":
                 return from_state(state, seed=seed, players=names, faults=tuple(faults), forfeit_by=seat)
@@ -128,7 +128,7 @@ def _play(
             move = _call_with_budget(bots[seat], seen, legal, time_limit)
             if not isinstance(move, Move) or move not in legal:
                 raise _IllegalMoveError(move, legal_moves(state))
-        except Exception as error:
+        except (Exception, SystemExit) as error:
             kind, reason = _describe(error)
             if kind == "timeout":
                 disabled.add(seat)
@@ -142,7 +142,7 @@ def _play(
     for seat, bot in enumerate(bots):
         try:
             end_game(bot, view(state, seat), result)
-        except Exception as error:  # the game is decided; the fault is only recorded
+        except (Exception, SystemExit) as error:  # the game is decided; the fault is only recorded
             faults.append(Fault(seat, number, "exception", f"end_game() raised {type(error).__name__}: {error}"))
     return from_state(state, seed=seed, players=names, faults=tuple(faults))
 
@@ -154,7 +154,7 @@ class _IllegalMoveError(Exception):
         super().__init__(f"returned {shown}, which is not one of the {len(legal)} legal moves")
 
 
-def _describe(error: Exception) -> tuple[str, str]:
+def _describe(error: BaseException) -> tuple[str, str]:
     if isinstance(error, _DisabledError):
         return "disabled", "not asked again this game after overrunning its time budget"
     if isinstance(error, TimeoutError):

@@ -98,6 +98,11 @@ class Cheater:
         return Move(MoveKind.LEAD, view.seat, goat.cards("AS AH AD AC"))
 
 
+class Quitter:
+    def choose(self, view: PlayerView, legal: tuple[Move, ...]) -> Move:
+        raise SystemExit("bot quits the process")
+
+
 class Sleeper:
     def choose(self, view: PlayerView, legal: tuple[Move, ...]) -> Move:
         time.sleep(0.3)
@@ -110,6 +115,7 @@ class Sleeper:
         (Raiser, "exception", "RuntimeError: bot bug"),
         (Cheater, "illegal", "not one of the"),
         (Sleeper, "timeout", "budget"),
+        (Quitter, "exception", "SystemExit: bot quits"),
     ],
 )
 def test_a_faulty_bot_forfeits_the_game(bad: type, kind: str, reason: str) -> None:
@@ -123,7 +129,7 @@ def test_a_faulty_bot_forfeits_the_game(bad: type, kind: str, reason: str) -> No
     records.replay(records.loads(records.dumps(record)))  # the forfeited record replays
 
 
-@pytest.mark.parametrize("bad", [Raiser, Cheater, Sleeper])
+@pytest.mark.parametrize("bad", [Raiser, Cheater, Sleeper, Quitter])
 def test_a_faulty_bot_is_replaced_by_random_moves(bad: type) -> None:
     players = [*bots("random", seed=1), bad(), *bots("random", "random", seed=3)]
     record = arena.play_game(players, seed=4, on_fault="random", time_limit=0.05)

@@ -45,7 +45,8 @@ CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 def _console() -> Console:
     # Piped output gets a fixed, roomy width instead of rich's 80 columns, so tables are never squeezed.
-    return Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 120)
+    # No markup: names, paths and messages are shown as they are, "[greedy]" included.
+    return Console(highlight=False, markup=False, soft_wrap=True, width=None if sys.stdout.isatty() else 120)
 
 
 def _load(name: str, seed: int, param: str) -> Strategy:

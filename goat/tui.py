@@ -74,13 +74,21 @@ _VERBS = {
     MoveKind.MOLODKA: "declares a molodka:",
     MoveKind.WAIT: "waits",
 }
+_MY_VERBS = {  # what the person at the table did, in the second person
+    MoveKind.LEAD: "lead",
+    MoveKind.BEAT: "beat with",
+    MoveKind.PASS: "pass",
+    MoveKind.MOLODKA: "declare a molodka:",
+    MoveKind.WAIT: "wait",
+}
 
 
 def describe_play(
     play: SeenMove | Move, trump: Suit, me: int | None = None, names: dict[int, str] | None = None
 ) -> Text:
     """One play in words: ``seat 2 beats with 10♥``; a hidden pass shows card backs."""
-    text = Text(f"{seat_name(play.seat, me, names)} {_VERBS[play.kind]}")
+    verbs = _MY_VERBS if play.seat == me else _VERBS
+    text = Text(f"{seat_name(play.seat, me, names)} {verbs[play.kind]}")
     if play.kind is MoveKind.WAIT:
         return text
     text.append(" ")
@@ -205,7 +213,9 @@ def typed(move: Move) -> str:
 
 def legal_moves_text(view: PlayerView) -> str:
     """The person's legal moves, as they would type them."""
-    return "Legal now: " + " | ".join(typed(move) for move in view.legal_moves)
+    kinds = list(MoveKind)
+    ordered = sorted(view.legal_moves, key=lambda m: (kinds.index(m.kind), len(m.cards), sorted(m.cards)))
+    return "Legal now: " + " | ".join(typed(move) for move in ordered)
 
 
 def result_lines(result: GameResult, me: int, match: Match) -> list[str]:

@@ -168,3 +168,11 @@ def test_the_cli_without_its_extra_names_it() -> None:
     code = "import sys; sys.modules['rich'] = None; import goat.cli"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode != 0 and "pip install 'goat-cards[cli]'" in done.stderr
+
+
+def test_play_shows_names_in_brackets_literally_and_speaks_to_the_person() -> None:
+    result = invoke("play", "--seed", "5", input="pass qc\nquit\n")
+    out = result.output
+    assert "  you pass QC" not in out  # the person's own pass is shown with its card, in the second person
+    assert "  you pass Q♣" in out
+    assert "→ seat 1 [greedy] takes the trick." in out  # "[greedy]" is a name, not rich markup

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import attrs
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
@@ -53,11 +54,18 @@ class GoatGame(RuleBasedStateMachine):
     def wait(self) -> None:
         asked = self.state.to_move
         assert asked is not None
-        others_before = [goat.view(self.state, s) for s in range(4) if s != asked]
+        others = [s for s in range(4) if s != asked]
+        before = {s: goat.view(self.state, s) for s in others}
         self.advance(Move(MoveKind.WAIT, asked, ()))
         self.waited += 1
-        others_after = [goat.view(self.state, s) for s in range(4) if s != asked]
-        assert others_before == others_after  # a wait is private (R14, R23)
+        # A wait is private (R14, R23): no other view changes, except that the next holder to be
+        # asked now has its own choice to make, exactly as if the waiting seat had held no molodka.
+        for seat in others:
+            after = goat.view(self.state, seat)
+            if seat == self.state.to_move and seat != self.state.to_play:
+                assert [m.kind for m in after.legal_moves] == [MoveKind.MOLODKA, MoveKind.WAIT]
+                after = attrs.evolve(after, legal_moves=before[seat].legal_moves)
+            assert after == before[seat]
 
     @precondition(lambda self: not self.state.is_over)
     @rule(move=gt.moves())

@@ -125,3 +125,15 @@ def test_a_finished_game_view() -> None:
     seen = goat.view(state, 1)
     assert seen.is_over and seen.legal_moves == () and seen.hand == frozenset()
     assert sum(seen.tricks_won) == len(state.tricks)
+
+
+def test_r14_r23_the_next_holder_cannot_tell_that_another_waited() -> None:
+    # Dealer 0, so seat 1 leads; seats 3 and 0 hold molodkas, and seat 3 (two steps from the leader) is
+    # asked before seat 0 (three steps).  After seat 3 waits, seat 0 sees exactly what it would see had
+    # seat 3 never held a molodka.
+    both = game(["6C 7C 8C 9C", "JD QD 6S 7S", "KH AH 8S AD", "6H 7H 8H 9H"], trump_card="AS", dealer=0)
+    assert both.to_move == 3
+    waited = run(both, "3 wait")
+    only_seat_0 = game(["6C 7C 8C 9C", "JD QD 6S 7S", "KH AH 8S AD", "6H 7H 8H 9S"], trump_card="AS", dealer=0)
+    assert waited.to_move == only_seat_0.to_move == 0
+    assert goat.view(waited, 0) == goat.view(only_seat_0, 0)

@@ -290,6 +290,20 @@ def _beaters(trump: int, card: int) -> int:
 BEATERS: Final = tuple(tuple(_beaters(t, c) for c in range(36)) for t in range(4))
 
 
+# Points of a 9-bit mask of one suit's ranks, so that a 36-bit mask scores in four look-ups.
+_CHUNK_POINTS: Final = tuple(sum(POINTS[rank] for rank in range(9) if chunk >> rank & 1) for chunk in range(512))
+
+
+def mask_points(mask: int) -> int:
+    """Card points (R4) of the cards in ``mask``."""
+    return (
+        _CHUNK_POINTS[mask & 511]
+        + _CHUNK_POINTS[mask >> 9 & 511]
+        + _CHUNK_POINTS[mask >> 18 & 511]
+        + _CHUNK_POINTS[mask >> 27]
+    )
+
+
 def bits(mask: int) -> Iterator[int]:
     """The card indices in ``mask``, lowest first."""
     while mask:

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 
 import attrs
 
-from goat.cards import POINTS, Card, bits
+from goat.cards import Card
 from goat.errors import GameNotOverError
 from goat.rules import new_game
 from goat.seats import check_seat
@@ -84,7 +84,7 @@ def score(state: GameState) -> GameResult:
     for trick in state.tricks:
         team = trick.winner % 2
         tricks[team] += 1
-        points[team] += sum(POINTS[i] for i in bits(trick.mask))
+        points[team] += trick.points
     defeat = (defeat_scores(points[0], tricks[0]), defeat_scores(points[1], tricks[1]))
     balls = points[0] == points[1]
     winner = None if balls else (0 if points[0] > points[1] else 1)

@@ -12,7 +12,7 @@ from typing import Any
 
 import attrs
 
-from goat.cards import _CARDS, _SUITS, POINTS, SUIT_OF, Card, Suit, bits, cards_of, describe
+from goat.cards import _CARDS, _SUITS, SUIT_OF, Card, Suit, cards_of, describe, mask_points
 from goat.moves import Move
 
 __all__ = ["GameState", "Trick"]
@@ -44,7 +44,7 @@ class Trick:
     @property
     def points(self) -> int:
         """Card points in the trick (R4)."""
-        return sum(POINTS[i] for i in bits(self.mask))
+        return mask_points(self.mask)
 
     @property
     def leader(self) -> int:

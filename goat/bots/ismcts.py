@@ -29,7 +29,7 @@ import time
 from typing import Any, Final
 
 from goat.bots.worlds import _Sampler
-from goat.cards import BEATERS, POINTS, SUIT_MASK, SUIT_OF, set_beats
+from goat.cards import BEATERS, POINTS, SUIT_MASK, SUIT_OF, mask_points, set_beats
 from goat.moves import Move
 from goat.rules import _subsets, _top, legal_moves, play
 from goat.scoring import defeat_scores
@@ -39,19 +39,6 @@ from goat.view import PlayerView
 __all__ = ["ISMCTSBot", "factory", "rollout"]
 
 DEFAULT_ITERATIONS: Final = 200
-
-# Points of a 9-bit mask of one suit's ranks, so a 36-bit mask scores in four look-ups.
-_CHUNK_POINTS: Final = tuple(sum(POINTS[r] for r in range(9) if m >> r & 1) for m in range(512))
-
-
-def _points(mask: int) -> int:
-    return (
-        _CHUNK_POINTS[mask & 511]
-        + _CHUNK_POINTS[mask >> 9 & 511]
-        + _CHUNK_POINTS[mask >> 18 & 511]
-        + _CHUNK_POINTS[mask >> 27]
-    )
-
 
 # How much a card is worth keeping (lowest is passed first), by trump suit: points, then rank, trumps last.
 _KEEP: Final = tuple(tuple(POINTS[c] * 3 + c % 9 + (30 if SUIT_OF[c] == t else 0) for c in range(36)) for t in range(4))
@@ -88,7 +75,7 @@ def rollout(state: GameState, rng: random.Random) -> tuple[tuple[int, int], tupl
     points = [0, 0]
     tricks = [0, 0]
     for trick in state._tricks:
-        points[trick.winner % 2] += _points(trick.mask)
+        points[trick.winner % 2] += mask_points(trick.mask)
         tricks[trick.winner % 2] += 1
     leader = state._leader
     table = state._table
@@ -139,7 +126,7 @@ def rollout(state: GameState, rng: random.Random) -> tuple[tuple[int, int], tupl
             pile |= chosen
             played += 1
         team = top_seat % 2
-        points[team] += _points(pile)
+        points[team] += mask_points(pile)
         tricks[team] += 1
         rounds = min(size, (len(stock) - drawn) // 4)
         for position in range(4 * rounds):

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Final, TypeGuard
+from typing import TypeGuard
 
-__all__ = ["SEATS", "TEAMS", "check_seat", "is_seat", "team_of"]
-
-SEATS: Final = (0, 1, 2, 3)
-TEAMS: Final = (0, 1)
+__all__ = ["check_seat", "is_seat"]
 
 
 def is_seat(value: object) -> TypeGuard[int]:
@@ -20,8 +17,3 @@ def check_seat(value: object, what: str = "a seat", error: type[Exception] = Val
     if not is_seat(value):
         raise error(f"{what} must be a seat 0, 1, 2 or 3, not {value!r}")
     return value
-
-
-def team_of(seat: int) -> int:
-    """The team of a seat: partners sit opposite (R1)."""
-    return seat % 2

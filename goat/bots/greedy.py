@@ -26,7 +26,7 @@ from collections.abc import Iterable
 from math import comb
 from typing import Any
 
-from goat.cards import DECK, Card, Suit
+from goat.cards import DECK, Card, Suit, beats
 from goat.moves import Move, MoveKind
 from goat.view import PlayerView, SeenMove
 
@@ -61,7 +61,7 @@ class _Knowledge:
         """Chance that some opponent holds a card that beats ``card`` (R5), from the unknown cards."""
         if not self.unknown:
             return 0.0
-        beaters = sum(1 for c in self.unknown if _beats(c, card, self.trump))
+        beaters = sum(1 for c in self.unknown if beats(c, card, self.trump))
         drawn = min(self.opponent_cards, len(self.unknown))
         # Chance that none of the opponents' cards is among the beaters (drawing without replacement).
         none = comb(len(self.unknown) - beaters, drawn) / comb(len(self.unknown), drawn)
@@ -73,10 +73,6 @@ class _Knowledge:
         for card in cards:
             chance *= self.beaten_chance(card)
         return chance
-
-
-def _beats(a: Card, b: Card, trump: Suit) -> bool:
-    return (a.suit is b.suit and a.rank > b.rank) or (a.suit is trump and b.suit is not trump)
 
 
 def _points(cards: Iterable[Card]) -> int:
@@ -120,7 +116,7 @@ class GreedyBot:
         if next(iter(molodka.cards)).suit is knowledge.trump:
             return True
         # An opponent needs four cards that each beat one of ours; with few such cards unknown, that is unlikely.
-        candidates = sum(1 for c in knowledge.unknown if any(_beats(c, m, knowledge.trump) for m in molodka.cards))
+        candidates = sum(1 for c in knowledge.unknown if any(beats(c, m, knowledge.trump) for m in molodka.cards))
         if candidates < 4 or len(knowledge.unknown) < 4:
             return True
         one_hand = comb(candidates, 4) / comb(len(knowledge.unknown), 4)

@@ -34,17 +34,26 @@ def test_r15_a_two_card_trick_is_refilled_round_by_round() -> None:
     assert state.stock == stock[8:]
 
 
-def first_single_card_trick(state: GameState) -> GameState:
-    """Lead the leader's first card and let everyone pass their first card."""
-    while state.to_move != state.to_play:  # molodka holders wait
+def holders_wait(state: GameState) -> GameState:
+    """Every molodka holder asked before the next play waits (R14)."""
+    while state.to_move != state.to_play:
         state = goat.play(state, Move(MoveKind.WAIT, state.to_move, ()))  # type: ignore[arg-type]
-    lead = next(m for m in goat.legal_moves(state) if len(m.cards) == 1)
-    state = goat.play(state, lead)
+    return state
+
+
+def everyone_passes(state: GameState) -> GameState:
+    """The three answers of a trick are each the answerer's first pass."""
     for _ in range(3):
-        while state.to_move != state.to_play:
-            state = goat.play(state, Move(MoveKind.WAIT, state.to_move, ()))  # type: ignore[arg-type]
+        state = holders_wait(state)
         state = goat.play(state, next(m for m in goat.legal_moves(state) if m.kind is MoveKind.PASS))
     return state
+
+
+def first_single_card_trick(state: GameState) -> GameState:
+    """Lead the leader's first card and let everyone pass their first card."""
+    state = holders_wait(state)
+    lead = next(m for m in goat.legal_moves(state) if len(m.cards) == 1)
+    return everyone_passes(goat.play(state, lead))
 
 
 def test_r15_when_the_stock_runs_out_hands_stay_equal() -> None:
@@ -53,19 +62,14 @@ def test_r15_when_the_stock_runs_out_hands_stay_equal() -> None:
         for _ in range(4):
             state = first_single_card_trick(state)
         assert len(state.stock) == 4 and all(len(h) == 4 for h in state.hands)
-        while state.to_move != state.to_play:
-            state = goat.play(state, Move(MoveKind.WAIT, state.to_move, ()))  # type: ignore[arg-type]
+        state = holders_wait(state)
         two = [m for m in goat.legal_moves(state) if len(m.cards) == 2]
         if two:
             break
     else:
         pytest.fail("no seed gave a two-card lead with four cards left in the stock")
     last_four = state.stock
-    state = goat.play(state, two[0])
-    for _ in range(3):
-        while state.to_move != state.to_play:
-            state = goat.play(state, Move(MoveKind.WAIT, state.to_move, ()))  # type: ignore[arg-type]
-        state = goat.play(state, next(m for m in goat.legal_moves(state) if m.kind is MoveKind.PASS))
+    state = everyone_passes(goat.play(state, two[0]))
     winner = state.tricks[-1].winner
     # Only one round could be drawn: every hand now holds 3 cards and the stock is empty.
     assert state.stock == ()

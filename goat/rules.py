@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from itertools import combinations
-from typing import Final
+from typing import Final, Protocol, TypeVar
 
 from goat.cards import _CARDS, _SUIT_INDEX, BEATERS, SUIT_MASK, SUIT_OF, Card, Suit, cards, describe, set_beats
 from goat.errors import IllegalMoveError, InvalidDealError, InvalidTrickError
@@ -256,8 +256,16 @@ def _subsets(hand: int, size: int) -> list[int]:
     return [sum(combo) for combo in combinations(singles, size)]
 
 
-def _top(table: tuple[Move, ...]) -> Move:
-    """The top play (R12): the last beat, else the lead."""
+class _Play(Protocol):
+    @property
+    def kind(self) -> MoveKind: ...
+
+
+_P = TypeVar("_P", bound=_Play)
+
+
+def _top(table: Sequence[_P]) -> _P:
+    """The top play (R12): the last beat, else the lead.  Works on moves and on seen moves alike."""
     for play in reversed(table):
         if play.kind is MoveKind.BEAT:
             return play

@@ -28,7 +28,8 @@ from typing import Any
 
 from goat.cards import DECK, Card, Suit, beats
 from goat.moves import Move, MoveKind
-from goat.view import PlayerView, SeenMove
+from goat.rules import _top
+from goat.view import PlayerView
 
 __all__ = ["GreedyBot", "factory"]
 
@@ -77,14 +78,6 @@ class _Knowledge:
 
 def _points(cards: Iterable[Card]) -> int:
     return sum(card.points for card in cards)
-
-
-def _top(table: tuple[SeenMove, ...]) -> SeenMove:
-    top = table[0]
-    for play in table[1:]:
-        if play.kind is MoveKind.BEAT:
-            top = play
-    return top
 
 
 class GreedyBot:

@@ -38,14 +38,13 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from typing import Any
 
 import attrs
 
 from goat.cards import DECK, Card, mask_of
 from goat.moves import PASS, Move, MoveKind, move_of
-from goat.rules import _decider, _holders, new_game, play
+from goat.rules import _decider, _holders, _top, new_game, play
 from goat.state import GameState, Trick
 from goat.view import PlayerView, SeenMove
 
@@ -108,7 +107,7 @@ def _analyse(view: PlayerView) -> _Plan:
         if len(trick) == 4:
             size = history[trick[0]].size
             rounds = min(size, stock // 4) if hand_size - size < 4 else 0
-            winner = _winner(history, trick)
+            winner = _top([history[i] for i in trick]).seat
             order = tuple((winner + i) % 4 for i in range(4)) * rounds
             if order:
                 draws.append((index, order))
@@ -150,14 +149,6 @@ def _analyse(view: PlayerView) -> _Plan:
         located.add(trump)
     unknown = tuple(card for card in DECK if card not in located)
     return _Plan(view, history, frozenset(withdrawn), tuple(draws), tuple(places), tuple(constrained), unknown)
-
-
-def _winner(history: Sequence[SeenMove], trick: list[int]) -> int:
-    top = history[trick[0]].seat
-    for i in trick[1:]:
-        if history[i].kind is MoveKind.BEAT:
-            top = history[i].seat
-    return top
 
 
 def _place_cards(plan: _Plan, rng: random.Random) -> list[list[Card]] | None:

@@ -22,6 +22,7 @@ from goat.errors import (
     InvalidDealError,
     InvalidMoveError,
     InvalidTrickError,
+    ScoringError,
 )
 from goat.moves import Move, MoveKind
 from goat.rules import legal_moves, new_game, play, trick_winner
@@ -59,6 +60,7 @@ __all__ = [
     "MoveKind",
     "PlayerView",
     "Rank",
+    "ScoringError",
     "SeenMove",
     "SeenTrick",
     "Strategy",

@@ -165,6 +165,8 @@ def _describe(error: BaseException) -> tuple[str, str]:
 
 
 def _check_bots(strategies: Sequence[Strategy]) -> list[Strategy]:
+    if isinstance(strategies, (str, bytes)) or not isinstance(strategies, Iterable):
+        raise TypeError(f"strategies must be four Strategy objects, one per seat, not {strategies!r}")
     bots = list(strategies)
     if len(bots) != 4:
         raise ValueError(f"a game needs four strategies, one per seat, not {len(bots)}")
@@ -238,6 +240,8 @@ def play_match(
     """
     bots = _check_bots(strategies)
     _check_policy(on_fault, time_limit)
+    if seed.__class__ is not int:
+        raise TypeError(f"play_match(): seed must be an int, not {seed!r}")
     seeds = random.Random(seed)
     fallback = random.Random(seed ^ 0x5EED)
     match = Match()

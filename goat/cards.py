@@ -20,13 +20,21 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Iterator
-from typing import Final
+from typing import Any, Final
 
 import attrs
 
 from goat.errors import InvalidCardError
 
 __all__ = ["DECK", "Card", "Rank", "Suit", "beats", "beats_set", "cards"]
+
+
+def pretty_by_repr(value: object, printer: Any, cycle: bool) -> None:
+    """``_repr_pretty_`` for the values whose ``repr()`` pastes back: Hypothesis and IPython print with it.
+
+    Without it they would print attrs classes field by field, private bit masks included.
+    """
+    printer.text(repr(value))
 
 
 class Suit(enum.Enum):
@@ -177,6 +185,8 @@ class Card:
     def __repr__(self) -> str:
         return f"Card.from_str('{self}')"
 
+    _repr_pretty_ = pretty_by_repr
+
     # Equality, hashing and order go by the index alone: it is the card.
     def __eq__(self, other: object) -> bool:
         if other.__class__ is Card:
@@ -261,8 +271,14 @@ def beats_set(new: Iterable[Card], top: Iterable[Card], trump: Suit) -> bool:
     True
     >>> beats_set(cards("KS 8S"), cards("QS 9S"), Suit.DIAMONDS)
     False
+    >>> beats_set("KS 10S", "QS 9S", Suit.DIAMONDS)  # card text works too
+    True
     """
-    return set_beats(mask_of(new, "new"), mask_of(top, "top"), _trump_index(trump))
+    if isinstance(new, str):
+        new = cards(new)
+    if isinstance(top, str):
+        top = cards(top)
+    return set_beats(mask_of(new, "beats_set(): new"), mask_of(top, "beats_set(): top"), _trump_index(trump))
 
 
 def _trump_index(trump: Suit) -> int:
@@ -327,7 +343,9 @@ def cards_of(mask: int) -> frozenset[Card]:
 
 
 def mask_of(cards: Iterable[Card], what: str = "cards") -> int:
-    """The mask of ``cards``; :class:`ValueError` on a non-card or a duplicate."""
+    """The mask of ``cards``: :class:`TypeError` naming ``what`` for a non-card, :class:`ValueError` for a duplicate."""
+    if isinstance(cards, (str, bytes)) or not isinstance(cards, Iterable):
+        raise TypeError(f"{what} must be a collection of Card objects, not {cards!r}")
     mask = 0
     count = 0
     for card in cards:

@@ -1,8 +1,10 @@
 """The exceptions of :mod:`goat`.
 
-Every error that bad input can cause is a :class:`GoatError`, and every rule or
-parse error is also a :class:`ValueError`, so ``except ValueError`` works as
-users of the standard library expect (the same convention as python-chess).
+Every rule or parse error is a :class:`GoatError` and a :class:`ValueError`, so
+``except ValueError`` works as users of the standard library expect (the same
+convention as python-chess).  An argument of the wrong type (``None`` for a
+state, a number for a deck) is a :class:`TypeError` whose message names the
+argument, as in the standard library.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ __all__ = [
     "InvalidDealError",
     "InvalidMoveError",
     "InvalidTrickError",
+    "MissingExtraError",
+    "ScoringError",
 ]
 
 
@@ -27,7 +31,8 @@ class InvalidCardError(GoatError, ValueError):
 
 
 class InvalidMoveError(GoatError, ValueError):
-    """Text that does not parse as a move, e.g. ``Move.from_str("1 jump 6C")``."""
+    """Text that does not parse as a move, e.g. ``Move.from_str("1 jump 6C")``, or a move no notation can
+    express, e.g. a ``WAIT`` holding cards."""
 
 
 class IllegalMoveError(GoatError, ValueError):
@@ -49,3 +54,18 @@ class InvalidDealError(GoatError, ValueError):
 
 class GameNotOverError(GoatError, ValueError):
     """A finished game was needed (for scoring or a match) but the game goes on."""
+
+
+class ScoringError(GoatError, ValueError):
+    """Scores or results that no game can produce (R18–R21), or a game that a match cannot record."""
+
+
+class MissingExtraError(GoatError, ImportError):
+    """An optional part of goat-cards was imported without the extra that installs what it needs.
+
+    Raised ``from None``: the message names the extra to install, in one line, instead of a chained
+    traceback that ends in it.
+    """
+
+    def __init__(self, feature: str, needs: str, extra: str, cause: ImportError) -> None:
+        super().__init__(f"{feature} needs {needs}: pip install 'goat-cards[{extra}]' ({cause})", name=cause.name)

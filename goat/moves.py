@@ -22,7 +22,7 @@ from typing import Final
 
 import attrs
 
-from goat.cards import Card, cards, cards_of, describe, mask_of
+from goat.cards import Card, cards, cards_of, describe, mask_of, pretty_by_repr
 from goat.errors import InvalidCardError, InvalidMoveError
 from goat.seats import check_seat
 
@@ -53,6 +53,8 @@ LEAD, BEAT, PASS, MOLODKA, WAIT = range(5)  # the engine's kind codes, in MoveKi
 def _to_cards(value: Iterable[Card] | str) -> frozenset[Card]:
     if isinstance(value, str):
         return frozenset(cards(value))
+    if isinstance(value, bytes) or not isinstance(value, Iterable):
+        raise TypeError(f"a move's cards are Card objects or card text such as '10H QH', not {value!r}")
     return frozenset(value)
 
 
@@ -73,7 +75,9 @@ class Move:
     ``cards`` is a frozenset (any iterable of cards, or card text, is
     accepted); it is empty for ``WAIT``.  Whether a move is *legal* is a
     question for :func:`goat.legal_moves` and :func:`goat.play`, not for the
-    constructor, which only checks types and the seat number.
+    constructor, which checks types, the seat number, and that a ``WAIT``
+    holds no cards (raising :class:`~goat.InvalidMoveError` otherwise: it
+    could not be written down).
     """
 
     kind: MoveKind = attrs.field(validator=attrs.validators.instance_of(MoveKind))
@@ -86,6 +90,9 @@ class Move:
 
     def __attrs_post_init__(self) -> None:  # after the validators have run
         mask = mask_of(self.cards)
+        if mask and self.kind is MoveKind.WAIT:
+            # Not merely illegal: such a move has no notation (str() would drop the cards).
+            raise InvalidMoveError(f"a wait holds no cards (R14), not {describe(mask)}")
         object.__setattr__(self, "mask", mask)
         object.__setattr__(self, "_key", mask << 5 | _KIND_INDEX[self.kind] << 2 | self.seat)
 
@@ -111,6 +118,8 @@ class Move:
             raise InvalidMoveError(f"not a move: {text!r} ({error})") from None
         if len(set(held)) != len(held):
             raise InvalidMoveError(f"not a move: {text!r} (a card appears twice)")
+        if kind is MoveKind.WAIT and held:
+            raise InvalidMoveError(f"not a move: {text!r} (a wait holds no cards)")
         return cls(kind, int(words[0]), held)
 
     def __str__(self) -> str:
@@ -120,6 +129,8 @@ class Move:
 
     def __repr__(self) -> str:
         return f"Move.from_str('{self}')"
+
+    _repr_pretty_ = pretty_by_repr
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is Move:

@@ -107,6 +107,8 @@ def from_state(
     forfeit_by: int | None = None,
 ) -> GameRecord:
     """The record of a finished game, or of one that seat ``forfeit_by``'s team forfeits at ``state``."""
+    if state.__class__ is not GameState:
+        raise TypeError(f"from_state() takes a GameState, not {state!r}")
     return GameRecord(
         deck=state.deck,
         trump_card=state.trump_card,
@@ -142,6 +144,7 @@ def replay(record: GameRecord) -> tuple[GameState, ...]:
     Raises :class:`RecordError` naming the step whose move is not legal, or
     saying how the recorded result differs from the replayed one.
     """
+    _check_record(record, "replay()")
     try:
         state = record.start()
     except ValueError as error:
@@ -168,6 +171,11 @@ def replay(record: GameRecord) -> tuple[GameState, ...]:
     return tuple(states)
 
 
+def _check_record(record: object, what: str) -> None:
+    if not isinstance(record, GameRecord):
+        raise TypeError(f"{what} takes a GameRecord, not {record!r}")
+
+
 # --- JSON ------------------------------------------------------------------------
 
 
@@ -184,6 +192,7 @@ def _result_json(result: GameResult) -> dict[str, Any]:
 
 def dumps(record: GameRecord, *, indent: int | None = None) -> str:
     """The record as JSON text (schema version 1, see the module documentation)."""
+    _check_record(record, "dumps()")
     data = {
         "format": FORMAT,
         "version": FORMAT_VERSION,

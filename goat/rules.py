@@ -25,7 +25,7 @@ from itertools import combinations
 from typing import Final, Protocol, TypeVar
 
 from goat.cards import _CARDS, _SUIT_INDEX, BEATERS, SUIT_MASK, SUIT_OF, Card, Suit, cards, describe, set_beats
-from goat.errors import IllegalMoveError, InvalidDealError, InvalidTrickError
+from goat.errors import IllegalMoveError, InvalidDealError, InvalidMoveError, InvalidTrickError
 from goat.moves import _MOVES, BEAT, LEAD, MOLODKA, PASS, WAIT, Move, MoveKind, move_of
 from goat.seats import check_seat
 from goat.state import GameState, Trick
@@ -64,6 +64,8 @@ def _decider(leader: int, played: int, holders: tuple[int, ...], waited: int) ->
 def _parse_deck(deck: Iterable[Card] | str) -> tuple[int, ...]:
     if isinstance(deck, str):
         deck = cards(deck)
+    elif isinstance(deck, bytes) or not isinstance(deck, Iterable):
+        raise InvalidDealError(f"deck must be the 36 cards in order (Card objects or card text), not {deck!r}")
     order = []
     for card in deck:
         if isinstance(card, str):
@@ -91,8 +93,9 @@ def new_game(
     trump_card: Card | str | None = None,
     dealer: int = 0,
     defeat: tuple[int, int] = (0, 0),
+    moves: Iterable[Move | str] = (),
 ) -> GameState:
-    """Deal a new game (R7–R9).
+    """Deal a new game (R7–R9), and play ``moves`` in it if any are given.
 
     With ``seed``, the deck is shuffled and the trump card chosen from the
     stock by :class:`random.Random` seeded with it, so the same seed always
@@ -107,9 +110,15 @@ def new_game(
     match's defeat-scores before this game, which every player sees (R23);
     :meth:`goat.Match.new_game` fills it in.
 
+    ``moves`` (:class:`~goat.Move` objects or move text such as
+    ``"1 lead 10H"``) are played in order, as by :func:`play`: this is how
+    ``repr()`` of a :class:`~goat.GameState` writes a state so that it pastes
+    back into Python.
+
     Raises :class:`~goat.InvalidDealError` (a :class:`ValueError`) for a deck
     that is not the 36 distinct cards, a trump card not in the stock, or a
-    seat outside 0–3.
+    seat outside 0–3; :class:`~goat.IllegalMoveError` or
+    :class:`~goat.InvalidMoveError` naming the step for a move that cannot be played.
 
     >>> from goat import DECK, new_game
     >>> state = new_game(deck=DECK, trump_card="9S", dealer=3)
@@ -153,7 +162,7 @@ def new_game(
         hands[(dealer + 1 + position) % 4] |= 1 << indices[position]
     leader = (dealer + 1) % 4  # R9: the first to receive a card leads
     holders = _holders(tuple(hands), leader)
-    return GameState(
+    state = GameState(
         (hands[0], hands[1], hands[2], hands[3]),
         stock,
         trump,
@@ -168,6 +177,27 @@ def new_game(
         indices,
         (defeat[0], defeat[1]),
     )
+    return _play_all(state, moves) if moves else state
+
+
+def _play_all(state: GameState, moves: Iterable[Move | str]) -> GameState:
+    """``state`` after ``moves`` (moves or move text), with errors that name the step."""
+    if isinstance(moves, (str, bytes)) or not isinstance(moves, Iterable):
+        raise TypeError(f"moves must be a list of moves or move text such as ['1 lead 10H'], not {moves!r}")
+    for step, move in enumerate(moves, start=1):
+        try:
+            if isinstance(move, str):
+                move = Move.from_str(move)
+            elif move.__class__ is not Move:
+                raise TypeError(f"a Move or move text such as '1 lead 10H', not {move!r}")
+            state = play(state, move)
+        except InvalidMoveError as error:
+            raise InvalidMoveError(f"move {step}: {error}") from None
+        except IllegalMoveError as error:
+            raise IllegalMoveError(f"move {step}: {error}") from None
+        except TypeError as error:
+            raise TypeError(f"move {step}: {error}") from None
+    return state
 
 
 # --- legal_moves ----------------------------------------------------------------
@@ -459,8 +489,8 @@ def trick_winner(plays: Sequence[Move], trump: Suit) -> int:
     owner of the last beat wins, or the leader if nobody beat.  Raises
     :class:`~goat.InvalidTrickError` (a :class:`ValueError`) if the plays do not
     form a finished trick: not four plays of consecutive seats, answers of the
-    wrong size, a lead of mixed suits, a card twice, or a "beat" that does not
-    beat the top play.
+    wrong size, a lead of mixed suits or of more than four cards, a card twice,
+    or a "beat" that does not beat the top play.
 
     >>> from goat import Move, Suit
     >>> plays = [Move.from_str(text) for text in ("0 lead 9H", "1 beat 10H", "2 pass 6C", "3 beat 6S")]
@@ -469,6 +499,8 @@ def trick_winner(plays: Sequence[Move], trump: Suit) -> int:
     """
     if not isinstance(trump, Suit):
         raise TypeError(f"trump must be a Suit, not {trump!r}")
+    if isinstance(plays, (str, bytes)) or not isinstance(plays, Iterable):
+        raise TypeError(f"trick_winner(): plays must be a sequence of four Move objects, not {plays!r}")
     plays = tuple(plays)
     if len(plays) != 4 or any(p.__class__ is not Move for p in plays):
         raise InvalidTrickError(f"a finished trick is four moves, not {plays!r}")
@@ -481,6 +513,8 @@ def trick_winner(plays: Sequence[Move], trump: Suit) -> int:
     if first.kind is MoveKind.MOLODKA and first.mask.bit_count() != 4:
         raise InvalidTrickError(f"a molodka is four cards of one suit (R14), not {first}")
     size = first.mask.bit_count()
+    if size > _HAND_SIZE:
+        raise InvalidTrickError(f"a lead holds at most {_HAND_SIZE} cards, a whole hand (R10, R15), not {first}")
     seen = first.mask
     top = first
     t = _SUIT_INDEX[trump]

@@ -11,32 +11,93 @@ from collections.abc import Iterable
 import attrs
 
 from goat.cards import Card
-from goat.errors import GameNotOverError
+from goat.errors import GameNotOverError, ScoringError
 from goat.rules import new_game
 from goat.seats import check_seat
 from goat.state import GameState
 
-__all__ = ["GameResult", "Match", "defeat_scores", "score"]
+__all__ = ["MATCH_LIMIT", "MAX_TRICKS", "GameResult", "Match", "defeat_scores", "score"]
 
 #: Defeat-scores that end a match (R21).
 MATCH_LIMIT = 12
 
 
-def _pair(value: Iterable[int]) -> tuple[int, int]:
+#: The most tricks a game can have: 36 cards, at least four to a trick (R10, R11).
+MAX_TRICKS = 9
+
+
+def _to_pair(value: object, name: str) -> tuple[int, int]:
+    """A pair of ints by team, with errors that name the field."""
+    if not isinstance(value, (tuple, list)):
+        raise TypeError(f"GameResult: {name} must be a pair of ints by team, not {value!r}")
+    if len(value) != 2:
+        raise ScoringError(f"GameResult: {name} must be two numbers, one per team, not {value!r}")
     first, second = value
+    if first.__class__ is not int or second.__class__ is not int:
+        raise TypeError(f"GameResult: {name} must be a pair of ints by team, not {value!r}")
     return (first, second)
+
+
+def _points(value: object) -> tuple[int, int]:
+    return _to_pair(value, "points")
+
+
+def _tricks(value: object) -> tuple[int, int]:
+    return _to_pair(value, "tricks")
+
+
+def _defeat(value: object) -> tuple[int, int]:
+    return _to_pair(value, "defeat")
+
+
+def _check_result(result: GameResult) -> None:
+    """The facts every game's result obeys (R18–R20), forfeits included."""
+    points, tricks, defeat = result.points, result.tricks, result.defeat
+    if result.balls.__class__ is not bool:
+        raise TypeError(f"GameResult: balls must be True or False, not {result.balls!r}")
+    if result.winner is not None and (result.winner.__class__ is not int or result.winner not in (0, 1)):
+        raise ScoringError(f"GameResult: winner must be a team 0 or 1, or None for balls, not {result.winner!r}")
+    check_seat(result.last_trick_winner, "GameResult: last_trick_winner", ScoringError)
+    if min(points) < 0 or sum(points) != 120:
+        raise ScoringError(f"GameResult: the teams' points are 0–120 and add up to 120 (R18), not {points}")
+    if min(tricks) < 0 or sum(tricks) > MAX_TRICKS:
+        raise ScoringError(f"GameResult: a game has at most {MAX_TRICKS} tricks, not {tricks}")
+    if any(d not in (0, 2, 4, 6) for d in defeat):
+        raise ScoringError(f"GameResult: defeat-scores gained are 0, 2, 4 or 6 (R19), not {defeat}")
+    if result.balls != (points == (60, 60)) or result.balls != (result.winner is None):
+        raise ScoringError(
+            f"GameResult: balls is a 60 : 60 game, which has no winner (R20); "
+            f"not points {points} with balls={result.balls} and winner={result.winner}"
+        )
+    if result.winner is None:
+        if defeat != (0, 0):
+            raise ScoringError(f"GameResult: balls give no defeat-scores (R20), not {defeat}")
+        return
+    loser = 1 - result.winner
+    if points[result.winner] <= points[loser] or defeat[result.winner] or not defeat[loser]:
+        raise ScoringError(
+            f"GameResult: the winner has more points and the loser gains the defeat-scores (R19); "
+            f"not winner {result.winner} with points {points} and defeat-scores {defeat}"
+        )
 
 
 @attrs.frozen
 class GameResult:
-    """The outcome of one game (R18–R20), by team (team 0 = seats 0 and 2)."""
+    """The outcome of one game (R18–R20), by team (team 0 = seats 0 and 2).
 
-    points: tuple[int, int] = attrs.field(converter=_pair)  #: card points, summing to 120 (R18)
-    tricks: tuple[int, int] = attrs.field(converter=_pair)  #: tricks won
-    defeat: tuple[int, int] = attrs.field(converter=_pair)  #: defeat-scores gained (R19)
+    Raises :class:`~goat.ScoringError` for a result no game can have (points
+    not adding up to 120, more than nine tricks, a winner without more points…).
+    """
+
+    points: tuple[int, int] = attrs.field(converter=_points)  #: card points, summing to 120 (R18)
+    tricks: tuple[int, int] = attrs.field(converter=_tricks)  #: tricks won
+    defeat: tuple[int, int] = attrs.field(converter=_defeat)  #: defeat-scores gained (R19)
     balls: bool  #: 60 : 60 (R20)
     winner: int | None  #: the team with 61 or more points; ``None`` for balls
     last_trick_winner: int  #: the seat that won the last trick; it leads the next game (R22)
+
+    def __attrs_post_init__(self) -> None:
+        _check_result(self)
 
     @property
     def loser(self) -> int | None:
@@ -48,18 +109,18 @@ def defeat_scores(points: int, tricks: int) -> int:
     """Defeat-scores gained by a team with these game points and tricks (R19, R20).
 
     0 for 60 points or more (a win, or balls); 2 for 31–59; 4 for 30 or fewer
-    with at least one trick; 6 with no trick at all.  Raises :class:`ValueError`
-    for totals no game can produce (points outside 0–120, negative tricks,
-    points without a trick).
+    with at least one trick; 6 with no trick at all.  Raises
+    :class:`~goat.ScoringError` (a :class:`ValueError`) for totals no game can
+    produce (points outside 0–120, tricks outside 0–9, points without a trick).
     """
     if points.__class__ is not int or tricks.__class__ is not int:
-        raise TypeError("defeat_scores() takes two ints: points and tricks")
+        raise TypeError(f"defeat_scores() takes two ints, points and tricks, not {points!r} and {tricks!r}")
     if not 0 <= points <= 120:
-        raise ValueError(f"a team's points are 0–120 (R18), not {points}")
-    if not 0 <= tricks <= 36:
-        raise ValueError(f"a team wins 0–36 tricks, not {tricks}")
+        raise ScoringError(f"a team's points are 0–120 (R18), not {points}")
+    if not 0 <= tricks <= MAX_TRICKS:
+        raise ScoringError(f"a team wins 0–{MAX_TRICKS} tricks (a game has at most {MAX_TRICKS}), not {tricks}")
     if tricks == 0 and points:
-        raise ValueError(f"{points} points need at least one trick")
+        raise ScoringError(f"{points} points need at least one trick")
     if points >= 60:
         return 0
     if points >= 31:
@@ -92,15 +153,17 @@ def score(state: GameState) -> GameResult:
 
 
 def _results(value: Iterable[GameResult]) -> tuple[GameResult, ...]:
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        raise TypeError(f"Match: results must be a sequence of GameResult values, not {value!r}")
     results = tuple(value)
     for result in results:
         if not isinstance(result, GameResult):
-            raise TypeError(f"a match holds GameResult values, not {result!r}")
+            raise TypeError(f"Match: results holds GameResult values, not {result!r}")
     return results
 
 
 def _check_dealer(instance: object, attribute: object, seat: int) -> None:
-    check_seat(seat, "first_dealer")
+    check_seat(seat, "Match: first_dealer", ScoringError)
 
 
 @attrs.frozen
@@ -121,6 +184,9 @@ class Match:
 
     results: tuple[GameResult, ...] = attrs.field(default=(), converter=_results)
     first_dealer: int = attrs.field(default=0, validator=_check_dealer)  #: dealer of the first game
+    # The games recorded with record(), so that one game cannot count twice (a 60 : 60 game changes
+    # neither the score nor, when its leader took the last trick, the next dealer).  Not part of the value.
+    _games: tuple[GameState, ...] = attrs.field(default=(), init=False, eq=False, repr=False)
 
     @property
     def defeat(self) -> tuple[int, int]:
@@ -163,26 +229,31 @@ class Match:
         """Deal the next game of this match, with the dealer and leader that R9 and R22 give.
 
         Takes the same ``seed``, ``deck`` and ``trump_card`` as :func:`goat.new_game`.
-        Raises :class:`ValueError` if the match is over.
+        Raises :class:`~goat.ScoringError` (a :class:`ValueError`) if the match is over.
         """
         if self.is_over:
-            raise ValueError(f"the match is over: team {self.goat} is the goat (R21)")
+            raise ScoringError(f"the match is over: team {self.goat} is the goat (R21)")
         return new_game(seed, deck=deck, trump_card=trump_card, dealer=self.next_dealer, defeat=self.defeat)
 
     def record(self, state: GameState) -> Match:
         """A new match with the finished game ``state`` added.
 
         Raises :class:`~goat.GameNotOverError` if the game goes on, and
-        :class:`ValueError` if the match is over or the game is not the one
-        this match deals next (another dealer or other match scores).
+        :class:`~goat.ScoringError` (a :class:`ValueError`) if the match is
+        over, the game was recorded already, or it is not the one this match
+        deals next (another dealer or other match scores).
         """
         if self.is_over:
-            raise ValueError(f"the match is over: team {self.goat} is the goat (R21)")
+            raise ScoringError(f"the match is over: team {self.goat} is the goat (R21)")
         result = score(state)
+        if state in self._games:
+            raise ScoringError("this game is already recorded in the match: a game counts once (R21)")
         if state.dealer != self.next_dealer or state.defeat != self.defeat:
-            raise ValueError(
+            raise ScoringError(
                 f"this game is not the match's next game: it was dealt by seat {state.dealer} "
                 f"with defeat-scores {state.defeat}, the match deals next from seat {self.next_dealer} "
                 f"with {self.defeat} (use Match.new_game)"
             )
-        return Match((*self.results, result), self.first_dealer)
+        match = Match((*self.results, result), self.first_dealer)
+        object.__setattr__(match, "_games", (*self._games, state))
+        return match

@@ -12,7 +12,7 @@ from typing import Any
 
 import attrs
 
-from goat.cards import _CARDS, _SUITS, SUIT_OF, Card, Suit, cards_of, describe, mask_points
+from goat.cards import _CARDS, _SUITS, SUIT_OF, Card, Suit, cards_of, describe, mask_points, pretty_by_repr
 from goat.moves import Move
 
 __all__ = ["GameState", "Trick"]
@@ -54,6 +54,8 @@ class Trick:
     def __repr__(self) -> str:
         plays = ", ".join(repr(play) for play in self.plays)
         return f"Trick(plays=({plays}), winner={self.winner})"
+
+    _repr_pretty_ = pretty_by_repr
 
 
 def _history(log: Any) -> tuple[Move, ...]:
@@ -174,10 +176,29 @@ class GameState:
         return bool(self._table) and self._table[0].mask.bit_count() == 4
 
     def __repr__(self) -> str:
-        where = "over" if self.is_over else f"trick {len(self._tricks) + 1}, to_move={self._to_move}"
-        hands = " | ".join(describe(mask) or "-" for mask in self._hands)
-        table = ", ".join(str(play) for play in self._table)
+        """The call that makes this state again: the deal, then every move (see :func:`goat.new_game`).
+
+        >>> import goat
+        >>> state = goat.new_game(deck=goat.DECK, trump_card="9S")
+        >>> state = goat.play(state, goat.Move.from_str("1 lead 6C"))
+        >>> state
+        new_game(deck='6C 7C 8C ... 10S AS', trump_card='9S', dealer=0, moves=['1 lead 6C'])
+        >>> eval(repr(state), vars(goat)) == state
+        True
+        """
+        defeat = f", defeat={self._defeat}" if self._defeat != (0, 0) else ""
+        moves = f", moves={[str(move) for move in self.history]}" if self._log is not None else ""
+        deck = " ".join(str(_CARDS[i]) for i in self._deck)
+        return f"new_game(deck='{deck}', trump_card='{self.trump_card}', dealer={self._dealer}{defeat}{moves})"
+
+    def __str__(self) -> str:
+        """The state at a glance: whose turn, the trump card, every hand, the stock and the table."""
+        where = "game over" if self.is_over else f"trick {len(self._tricks) + 1}, seat {self._to_move} to move"
+        hands = " | ".join(f"{seat}: {describe(mask) or '-'}" for seat, mask in enumerate(self._hands))
+        table = ", ".join(str(play) for play in self._table) or "-"
         return (
-            f"<GameState {where}, trump_card={self.trump_card}, dealer={self._dealer}, "
-            f"leader={self._leader}, hands=[{hands}], stock={len(self._stock)}, table=[{table}]>"
+            f"{where}; trump card {self.trump_card}; dealer {self._dealer}, leader {self._leader}; "
+            f"hands {hands}; stock {len(self._stock)}; table {table}"
         )
+
+    _repr_pretty_ = pretty_by_repr

@@ -73,11 +73,26 @@ def test_record_refuses_unfinished_foreign_and_late_games() -> None:
         match.record(match.new_game(seed=1))
     finished = finish(match.new_game(seed=1), rng)
     match = match.record(finished)
-    with pytest.raises(ValueError, match="not the match's next game"):
-        match.record(finished)  # the same game again: wrong defeat-scores or dealer
-    over = Match(results=[result((0, 12))])
+    with pytest.raises(goat.ScoringError, match="already recorded"):
+        match.record(finished)  # the same game again
+    with pytest.raises(goat.ScoringError, match="not the match's next game"):
+        Match(results=match.results).record(finished)  # a match that did not deal it: wrong defeat-scores
+    over = Match(results=[result((0, 6)), result((0, 6))])
     with pytest.raises(ValueError, match="the match is over"):
         over.record(finished)
+
+
+def test_r21_a_balls_game_cannot_be_recorded_twice() -> None:
+    # Seed 201 played at random ends 60 : 60 with its leader (seat 1) taking the last trick: recording it again
+    # would change neither the defeat-scores nor the next dealer, so only the game itself tells it apart.
+    state = finish(goat.new_game(seed=201), random.Random(201))
+    result = goat.score(state)
+    assert result.balls and result.last_trick_winner == state.leader == 1
+    match = Match().record(state)
+    assert match.next_dealer == state.dealer and match.defeat == state.defeat
+    with pytest.raises(goat.ScoringError, match="already recorded"):
+        match.record(state)
+    assert match.record(finish(match.new_game(seed=201), random.Random(202))).results[1] is not None
 
 
 def test_matches_are_values() -> None:

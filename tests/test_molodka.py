@@ -198,8 +198,10 @@ class TestHolderThatHasPlayed:
         state = game(self.HANDS, trump_card="AS")
         with pytest.raises(IllegalMoveError, match="it is seat 1's turn"):
             run(state, "0 wait")
-        with pytest.raises(IllegalMoveError, match="holds no cards"):
-            goat.play(state, Move(MoveKind.WAIT, 1, cards("6H")))
+        with pytest.raises(goat.InvalidMoveError, match="holds no cards"):
+            Move(MoveKind.WAIT, 1, cards("6H"))  # not even a move: it could not be written down
+        with pytest.raises(goat.InvalidMoveError, match="a wait holds no cards"):
+            Move.from_str("1 wait 6H")
         with pytest.raises(IllegalMoveError, match="may only declare it or wait"):
             goat.play(state, Move.from_str("1 pass 6H"))
 

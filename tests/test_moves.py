@@ -63,3 +63,8 @@ def test_constructor_checks_types_and_seat() -> None:
         Move("lead", 0, cards("6C"))  # type: ignore[arg-type]
     with pytest.raises(TypeError):
         Move(MoveKind.LEAD, 0, [1, 2])  # type: ignore[list-item]
+
+
+def test_a_moves_cards_must_be_a_collection_named_in_the_error() -> None:
+    with pytest.raises(TypeError, match="a move's cards are Card objects or card text"):
+        Move(MoveKind.LEAD, 1, None)  # type: ignore[arg-type]

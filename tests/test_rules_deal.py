@@ -109,3 +109,22 @@ def test_the_helper_deals_the_hands_it_is_given() -> None:
     )
     assert hand(state, 2) == "6H 7H 8H 9H"
     assert set(state.stock) == set(DECK) - set(cards("6C 7C 8C 9C 6D 7D 8D 9D 6H 7H 8H 9H 6S 7S 8S 9S"))
+
+
+def test_a_deck_that_is_not_a_collection_is_named() -> None:
+    with pytest.raises(goat.InvalidDealError, match="deck must be the 36 cards in order"):
+        goat.new_game(deck=5)  # type: ignore[arg-type]
+
+
+def test_new_game_plays_given_moves_and_names_the_step_that_fails() -> None:
+    state = goat.new_game(seed=4)
+    for _ in range(6):
+        state = goat.play(state, goat.legal_moves(state)[-1])
+    again = goat.new_game(seed=4, moves=[str(m) for m in state.history])
+    assert again == state and goat.new_game(seed=4, moves=state.history) == state
+    with pytest.raises(goat.IllegalMoveError, match="move 2: illegal move"):
+        goat.new_game(seed=4, moves=[str(state.history[0]), str(state.history[0])])
+    with pytest.raises(goat.InvalidMoveError, match="move 1: not a move"):
+        goat.new_game(seed=4, moves=["1 jump 6C"])
+    with pytest.raises(TypeError, match="moves must be a list"):
+        goat.new_game(seed=4, moves="1 lead 6C")

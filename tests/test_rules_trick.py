@@ -156,6 +156,15 @@ def test_trick_winner_without_beats_is_the_leader() -> None:
         (("0 lead 9H", "1 beat 8H", "2 pass 6C", "3 pass 7C"), "does not beat"),
         (("0 lead 9H", "1 pass 9H", "2 pass 6C", "3 pass 7C"), "played twice"),
         (("0 molodka 9H 10H", "1 pass 6D 7D", "2 pass 6C 7C", "3 pass 8C 9C"), "four cards"),
+        (  # R10, R15: a lead is at most a whole hand of four cards
+            (
+                "0 lead 6H 7H 8H 9H JH",
+                "1 pass 6D 7D 8D 9D JD",
+                "2 pass 6C 7C 8C 9C JC",
+                "3 pass 6S 7S 8S 9S JS",
+            ),
+            "at most 4 cards",
+        ),
     ],
 )
 def test_trick_winner_rejects_plays_that_are_no_finished_trick(plays: tuple[str, ...], why: str) -> None:
@@ -168,3 +177,8 @@ def test_legal_moves_and_play_take_only_states() -> None:
         goat.legal_moves("state")  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="GameState"):
         goat.play(None, Move.from_str("1 lead 6C"))  # type: ignore[arg-type]
+
+
+def test_trick_winner_names_plays_that_are_not_a_sequence() -> None:
+    with pytest.raises(TypeError, match="plays must be a sequence of four Move objects, not None"):
+        goat.trick_winner(None, Suit.SPADES)  # type: ignore[arg-type]

@@ -30,9 +30,10 @@ def test_r19_r20_defeat_scores(points: int, tricks: int, expected: int) -> None:
     assert goat.defeat_scores(points, tricks) == expected
 
 
-@pytest.mark.parametrize(("points", "tricks"), [(-1, 1), (121, 9), (10, 0), (10, -1)])
+@pytest.mark.parametrize(("points", "tricks"), [(-1, 1), (121, 9), (10, 0), (10, -1), (30, 10), (0, 36)])
 def test_defeat_scores_rejects_impossible_totals(points: int, tricks: int) -> None:
-    with pytest.raises(ValueError, match=r"points|tricks"):
+    # A game has at most nine tricks: 36 cards, at least four to a trick (R10, R11).
+    with pytest.raises(goat.ScoringError, match=r"points|tricks"):
         goat.defeat_scores(points, tricks)
 
 
@@ -112,3 +113,39 @@ def test_score_needs_a_finished_game() -> None:
     assert isinstance(raised.value, ValueError)
     with pytest.raises(TypeError):
         goat.score("game")  # type: ignore[arg-type]
+
+
+GOOD = {"points": (70, 50), "tricks": (5, 3), "defeat": (0, 2), "balls": False, "winner": 0, "last_trick_winner": 1}
+
+
+@pytest.mark.parametrize(
+    ("changes", "error", "why"),
+    [
+        ({"points": (1, 2, 3)}, goat.ScoringError, "points must be two numbers"),
+        ({"points": None}, TypeError, "points must be a pair of ints"),
+        ({"tricks": ("5", 3)}, TypeError, "tricks must be a pair of ints"),
+        ({"points": (70, 40)}, goat.ScoringError, "add up to 120"),
+        ({"points": (130, -10)}, goat.ScoringError, "add up to 120"),
+        ({"tricks": (6, 4)}, goat.ScoringError, "at most 9 tricks"),
+        ({"defeat": (0, 3)}, goat.ScoringError, "0, 2, 4 or 6"),
+        ({"winner": 1}, goat.ScoringError, "the winner has more points"),
+        ({"defeat": (2, 0)}, goat.ScoringError, "the loser gains"),
+        ({"winner": 2}, goat.ScoringError, "winner must be a team"),
+        ({"winner": True}, goat.ScoringError, "winner must be a team"),
+        ({"winner": None}, goat.ScoringError, "balls is a 60 : 60 game"),
+        ({"points": (60, 60), "defeat": (0, 0)}, goat.ScoringError, "balls is a 60 : 60 game"),
+        ({"balls": "no"}, TypeError, "balls must be True or False"),
+        ({"last_trick_winner": 4}, goat.ScoringError, "last_trick_winner must be a seat"),
+    ],
+)
+def test_a_game_result_refuses_what_no_game_can_end_with(changes: dict[str, object], error: type, why: str) -> None:
+    assert goat.GameResult(**GOOD).winner == 0  # type: ignore[arg-type]
+    with pytest.raises(error, match=why):
+        goat.GameResult(**{**GOOD, **changes})  # type: ignore[arg-type]
+
+
+def test_a_balls_result_and_a_forfeit_are_results() -> None:
+    balls = goat.GameResult((60, 60), (4, 5), (0, 0), True, None, 2)
+    assert balls.loser is None
+    forfeit = goat.GameResult((0, 120), (2, 1), (6, 0), False, 1, 3)  # the arena's forfeit: 120 : 0, 6 defeat
+    assert forfeit.loser == 0

@@ -1,0 +1,125 @@
+"""Bad input to any public function gets a clear error that names what was wrong, never a traceback from deep
+inside: every argument of every public entry point, replaced in turn by values of the wrong type or shape."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+import goat
+from goat import Card, GameResult, Match, Move, MoveKind, Suit, arena, records
+
+STATE = goat.new_game(seed=1)
+FINISHED = goat.new_game(seed=1)
+while not FINISHED.is_over:
+    FINISHED = goat.play(FINISHED, goat.legal_moves(FINISHED)[0])
+RESULT = goat.score(FINISHED)
+RECORD = records.from_state(FINISHED, seed=1)
+LEAD = goat.legal_moves(STATE)[0]
+TRICK = (
+    Move.from_str("0 lead 9H"),
+    Move.from_str("1 beat 10H"),
+    Move.from_str("2 pass 6C"),
+    Move.from_str("3 beat 6S"),
+)
+RANDOM = goat.load_strategy("random", seed=1)
+
+# Python's own messages for a wrong type met deep inside: none of them says which argument was wrong.
+GENERIC = (
+    "object is not iterable",
+    "unsupported operand",
+    "values to unpack",
+    "not subscriptable",
+    "has no attribute",
+    "object is not callable",
+    "not supported between",
+    "argument of type",
+    "object cannot be interpreted",
+    "unhashable type",
+    "can't multiply",
+    "must be real number",
+    "object of type",
+)
+
+# (name, function, valid keyword arguments)
+CALLS: list[tuple[str, Callable[..., Any], dict[str, Any]]] = [
+    ("Card", Card, {"rank": goat.Rank.TEN, "suit": Suit.HEARTS}),
+    ("Card.from_str", Card.from_str, {"text": "10H"}),
+    ("Card.from_index", Card.from_index, {"index": 3}),
+    ("Suit.from_str", Suit.from_str, {"text": "H"}),
+    ("Rank.from_str", goat.Rank.from_str, {"text": "10"}),
+    ("cards", goat.cards, {"text": "10H QS"}),
+    ("beats", goat.beats, {"a": Card.from_str("10H"), "b": Card.from_str("9H"), "trump": Suit.CLUBS}),
+    ("beats_set", goat.beats_set, {"new": goat.cards("10H"), "top": goat.cards("9H"), "trump": Suit.CLUBS}),
+    ("Move", Move, {"kind": MoveKind.LEAD, "seat": 1, "cards": goat.cards("10H")}),
+    ("Move.from_str", Move.from_str, {"text": "1 lead 10H"}),
+    ("new_game", goat.new_game, {"seed": 1, "dealer": 0, "defeat": (0, 0)}),
+    ("new_game(deck)", goat.new_game, {"deck": goat.DECK, "trump_card": "9S", "dealer": 0}),
+    ("legal_moves", goat.legal_moves, {"state": STATE}),
+    ("play", goat.play, {"state": STATE, "move": LEAD}),
+    ("trick_winner", goat.trick_winner, {"plays": TRICK, "trump": Suit.SPADES}),
+    ("score", goat.score, {"state": FINISHED}),
+    ("defeat_scores", goat.defeat_scores, {"points": 30, "tricks": 2}),
+    (
+        "GameResult",
+        GameResult,
+        {
+            "points": RESULT.points,
+            "tricks": RESULT.tricks,
+            "defeat": RESULT.defeat,
+            "balls": RESULT.balls,
+            "winner": RESULT.winner,
+            "last_trick_winner": RESULT.last_trick_winner,
+        },
+    ),
+    ("Match", Match, {"results": (), "first_dealer": 0}),
+    ("Match.new_game", Match().new_game, {"seed": 1}),
+    ("Match.record", Match().record, {"state": FINISHED}),
+    ("view", goat.view, {"state": STATE, "seat": 1}),
+    ("load_strategy", goat.load_strategy, {"name": "random"}),
+    ("strategy_factory", goat.strategy_factory, {"name": "random"}),
+    ("register_strategy", goat.register_strategy, {"name": "bad-input-check", "factory": lambda **_: RANDOM}),
+    ("unregister_strategy", goat.unregister_strategy, {"name": "bad-input-never-registered"}),
+    ("arena.play_game", arena.play_game, {"strategies": [RANDOM] * 4, "seed": 1}),
+    ("arena.play_match", arena.play_match, {"strategies": [RANDOM] * 4, "seed": 1}),
+    ("records.dumps", records.dumps, {"record": RECORD}),
+    ("records.loads", records.loads, {"text": records.dumps(RECORD)}),
+    ("records.replay", records.replay, {"record": RECORD}),
+    ("records.from_state", records.from_state, {"state": FINISHED}),
+]
+
+HOSTILE: list[object] = [None, 5, -1, 10**30, 2.5, math.nan, "", "zz", [], (1, 2, 3), {}, object(), True, b"10H"]
+
+
+def _cases() -> list[Any]:
+    cases = []
+    for name, function, valid in CALLS:
+        for argument in valid:
+            for bad in HOSTILE:
+                cases.append(pytest.param(function, valid, argument, bad, id=f"{name}-{argument}={bad!r}"))
+    return cases
+
+
+def _error_of(function: Callable[..., Any], arguments: dict[str, Any]) -> BaseException | None:
+    try:
+        function(**arguments)
+    except (TypeError, ValueError, KeyError, goat.GoatError) as error:
+        return error
+    finally:
+        goat.strategy._REGISTERED.pop("bad-input-check", None)
+    return None
+
+
+@pytest.mark.parametrize(("function", "valid", "argument", "bad"), _cases())
+def test_a_bad_argument_is_named_in_a_clear_error(
+    function: Callable[..., Any], valid: dict[str, Any], argument: str, bad: object
+) -> None:
+    # Any other exception (AttributeError, IndexError, RecursionError …) fails the test by itself.
+    error = _error_of(function, {**valid, argument: bad})
+    if error is not None:
+        message = str(error)
+        assert not any(generic in message for generic in GENERIC), f"{type(error).__name__}: {message}"
+        assert message.strip(), f"an empty {type(error).__name__}"

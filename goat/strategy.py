@@ -16,7 +16,10 @@ True
 from __future__ import annotations
 
 import difflib
+import json
 import os
+import re
+import sys
 from collections.abc import Callable
 from importlib import metadata
 from typing import Any, Protocol, runtime_checkable
@@ -35,6 +38,7 @@ __all__ = [
     "StrategyLoadError",
     "available_strategies",
     "load_strategy",
+    "parse_spec",
     "register_strategy",
     "strategy_factory",
     "unregister_strategy",
@@ -106,6 +110,14 @@ class StrategyInfo:
 
 
 _REGISTERED: dict[str, Callable[..., Any]] = {}
+#: Characters a strategy name may not hold: they carry options (``ismcts[time_ms=50]``) and the ``exec:`` prefix.
+_RESERVED = "[]:="
+
+
+def _check_name(name: object, what: str = "a strategy name") -> str:
+    if not isinstance(name, str):
+        raise TypeError(f"{what} is text such as 'greedy', not {name!r}")
+    return name
 
 
 def register_strategy(name: str, factory: Callable[..., Any], *, replace: bool = False) -> None:
@@ -123,14 +135,15 @@ def register_strategy(name: str, factory: Callable[..., Any], *, replace: bool =
     'b'
     >>> goat.unregister_strategy("stubborn-doc")
     """
-    if not isinstance(name, str) or not name.strip() or name != name.strip():
-        raise ValueError(f"a strategy name is a non-empty word, not {name!r}")
+    _check_name(name)
+    if not name.strip() or name != name.strip() or any(c in name for c in _RESERVED) or " " in name:
+        raise ValueError(f"a strategy name is a non-empty word without spaces or any of {_RESERVED!r}, not {name!r}")
     if not callable(factory):
         raise TypeError(f"the factory for {name!r} must be callable, not {factory!r}")
     if not replace:
         if name in _REGISTERED:
             raise ValueError(f"a strategy named {name!r} is already registered (pass replace=True)")
-        taken = [info for info in _entry_point_infos() if info.name == name]
+        taken = _discovered().claims.get(name)
         if taken:
             raise ValueError(f"{taken[0]} already provides a strategy named {name!r} (pass replace=True)")
     _REGISTERED[name] = factory
@@ -138,20 +151,66 @@ def register_strategy(name: str, factory: Callable[..., Any], *, replace: bool =
 
 def unregister_strategy(name: str) -> None:
     """Forget a strategy made loadable by :func:`register_strategy`."""
+    _check_name(name)
     if _REGISTERED.pop(name, None) is None:
         raise KeyError(f"no strategy named {name!r} was registered in this process")
 
 
-def _entry_points() -> list[metadata.EntryPoint]:
-    found: dict[tuple[str, str, str | None], metadata.EntryPoint] = {}
+@attrs.frozen
+class _Discovery:
+    """What the ``goat.strategies`` entry points declare: every claim, by name (no plugin imported)."""
+
+    claims: dict[str, tuple[StrategyInfo, ...]]
+    entries: dict[str, metadata.EntryPoint]  #: the entry point of each name claimed exactly once
+
+
+_CACHE: dict[tuple[object, ...], _Discovery] = {}
+
+
+def _installation_key() -> tuple[object, ...]:
+    """Changes whenever the set of installed distributions may have: sys.path, each entry's mtime, the switch.
+
+    Installing or removing a distribution adds or removes a ``*.dist-info`` directory in a sys.path
+    entry, which changes that entry's modification time; a stat per entry is far cheaper than re-reading
+    every distribution's metadata (measured: about 4 ms per load_strategy call before this cache).
+    """
+    stamps: list[tuple[str, int | None]] = []
+    for entry in sys.path:
+        try:
+            stamps.append((entry, os.stat(entry or ".").st_mtime_ns))
+        except OSError:
+            stamps.append((entry, None))
+    return (os.environ.get(DISABLE_ENV, ""), tuple(stamps))
+
+
+def _discovered() -> _Discovery:
+    key = _installation_key()
+    found = _CACHE.get(key)
+    if found is None:
+        found = _discover()
+        _CACHE.clear()
+        _CACHE[key] = found
+    return found
+
+
+def _discover() -> _Discovery:
     disabled = os.environ.get(DISABLE_ENV, "").strip() not in ("", "0")
+    unique: dict[tuple[str, str, str | None], metadata.EntryPoint] = {}
     for entry in metadata.entry_points(group=ENTRY_POINT_GROUP):
         dist = entry.dist.name if entry.dist is not None else None
         if disabled and dist != _OWN_DISTRIBUTION:
             continue
         # The same distribution can be on sys.path twice (an editable install and its source).
-        found.setdefault((entry.name, entry.value, dist), entry)
-    return list(found.values())
+        unique.setdefault((entry.name, entry.value, dist), entry)
+    claims: dict[str, list[StrategyInfo]] = {}
+    entries: dict[str, metadata.EntryPoint] = {}
+    for entry in unique.values():
+        claims.setdefault(entry.name, []).append(_info(entry))
+        entries[entry.name] = entry
+    for name, claimants in claims.items():
+        if len(claimants) > 1:
+            del entries[name]  # contested: only this name fails to load (see strategy_factory)
+    return _Discovery({name: tuple(c) for name, c in claims.items()}, entries)
 
 
 def _info(entry: metadata.EntryPoint) -> StrategyInfo:
@@ -159,57 +218,54 @@ def _info(entry: metadata.EntryPoint) -> StrategyInfo:
     return StrategyInfo(entry.name, dist.name if dist else None, dist.version if dist else None, entry.value)
 
 
-def _entry_point_infos() -> list[StrategyInfo]:
-    infos = [_info(entry) for entry in _entry_points()]
-    by_name: dict[str, list[StrategyInfo]] = {}
-    for info in infos:
-        by_name.setdefault(info.name, []).append(info)
-    for name, claims in by_name.items():
-        if len(claims) > 1:
-            raise StrategyLoadError(
-                f"two distributions claim the strategy name {name!r}: "
-                + " and ".join(f"{c.distribution} {c.version} ({c.target})" for c in claims)
-                + "; uninstall one of them"
-            )
-    return infos
-
-
 def available_strategies() -> tuple[StrategyInfo, ...]:
-    """Every strategy that can be loaded by name, sorted by name, without importing any of them.
+    """Every strategy that can be asked for by name, sorted by name, without importing any of them.
 
     Installed plugins come from the ``goat.strategies`` entry point group;
     in-process ones from :func:`register_strategy` (they win over an installed
-    plugin of the same name only if registered with ``replace=True``).
-    Raises :class:`StrategyLoadError` if two distributions claim one name.
+    plugin of the same name only if registered with ``replace=True``).  A name
+    that two distributions claim is listed once per claim; loading it raises
+    :class:`StrategyLoadError` naming both, while every other name still loads.
+
+    Discovery is cached, and found again whenever ``sys.path`` or one of its
+    directories changes (a distribution installed or removed).
 
     >>> import goat
     >>> {"random", "greedy"} <= {info.name for info in goat.available_strategies()}
     True
     """
-    infos = {info.name: info for info in _entry_point_infos()}
+    infos = [info for name, claims in _discovered().claims.items() if name not in _REGISTERED for info in claims]
     for name, factory in _REGISTERED.items():
         target = f"{getattr(factory, '__module__', '?')}:{getattr(factory, '__qualname__', repr(factory))}"
-        infos[name] = StrategyInfo(name, None, None, target)
-    return tuple(sorted(infos.values(), key=lambda info: info.name))
+        infos.append(StrategyInfo(name, None, None, target))
+    return tuple(sorted(infos, key=lambda info: (info.name, info.distribution or "")))
 
 
 def strategy_factory(name: str) -> Callable[..., Any]:
     """The factory of the strategy called ``name``, importing its plugin if needed.
 
     Raises :class:`StrategyLoadError` naming the plugin, its distribution and
-    the cause if it cannot be imported or is not callable, or if no strategy
-    has that name (with the closest known names).
+    the cause if it cannot be imported or is not callable, if two
+    distributions claim the name, or if no strategy has that name (with the
+    closest known names).
     """
+    _check_name(name)
     if name in _REGISTERED:
         return _REGISTERED[name]
-    infos = _entry_point_infos()
-    entries = {entry.name: entry for entry in _entry_points()}
-    if name not in entries:
-        known = sorted({info.name for info in infos} | set(_REGISTERED))
+    found = _discovered()
+    entry = found.entries.get(name)
+    if entry is None:
+        claims = found.claims.get(name, ())
+        if len(claims) > 1:
+            raise StrategyLoadError(
+                f"two distributions claim the strategy name {name!r}: "
+                + " and ".join(f"{c.distribution} {c.version} ({c.target})" for c in claims)
+                + "; uninstall one of them"
+            )
+        known = sorted(set(found.claims) | set(_REGISTERED))
         close = difflib.get_close_matches(name, known, n=3)
         hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
         raise StrategyLoadError(f"no strategy named {name!r}{hint} (known: {', '.join(known) or 'none'})")
-    entry = entries[name]
     info = _info(entry)
     try:
         factory = entry.load()
@@ -226,12 +282,65 @@ def strategy_factory(name: str) -> Callable[..., Any]:
     return factory  # type: ignore[no-any-return]
 
 
+_SPEC = re.compile(r"(?P<name>[^\[\]]+)\[(?P<options>.*)\]", re.S)
+_OPTION = re.compile(r'\s*(?P<key>[A-Za-z_][A-Za-z0-9_]*)\s*=\s*(?P<value>"(?:[^"\\]|\\.)*"|[^,]*?)\s*(?:,|$)')
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """Split a strategy spec ``name[key=value,...]`` into the name and its options.
+
+    Values are read as JSON where they can be (numbers, ``true``, ``false``,
+    ``null``, ``"quoted text"``), otherwise taken as text.  An ``exec:``
+    command is never split.  Raises :class:`StrategyLoadError` for a malformed spec.
+
+    >>> parse_spec("ismcts[time_ms=50, exploration=0.5]")
+    ('ismcts', {'time_ms': 50, 'exploration': 0.5})
+    >>> parse_spec("greedy")
+    ('greedy', {})
+    """
+    _check_name(spec, "a strategy spec")
+    if spec.startswith(EXEC_PREFIX) or ("[" not in spec and "]" not in spec):
+        return spec, {}
+    match = _SPEC.fullmatch(spec.strip())
+    if match is None:
+        raise StrategyLoadError(
+            f"not a strategy spec: {spec!r} (expected name[key=value,...], e.g. 'ismcts[time_ms=50]')"
+        )
+    text = match["options"].strip()
+    options: dict[str, Any] = {}
+    position = 0
+    while position < len(text):
+        option = _OPTION.match(text, position)
+        if option is None or option.end() == position:
+            raise StrategyLoadError(f"not a strategy spec: {spec!r}: cannot read the options from {text[position:]!r}")
+        key, raw = option["key"], option["value"]
+        if key in options:
+            raise StrategyLoadError(f"not a strategy spec: {spec!r}: option {key!r} is given twice")
+        try:
+            options[key] = json.loads(raw)
+        except ValueError:
+            options[key] = raw
+        position = option.end()
+    return match["name"].strip(), options
+
+
+#: The prefix of a protocol bot's name: ``exec:COMMAND`` runs COMMAND as a sealed bot.
+EXEC_PREFIX = "exec:"
+
+
 def load_strategy(name: str, **options: Any) -> Strategy:
     """Build the strategy called ``name``: ``factory(**options)`` (``seed=`` among them).
 
-    Raises :class:`StrategyLoadError` if the plugin cannot be loaded, its
-    factory raises, or what it builds has no ``choose(view, legal)``.
+    ``name`` may carry options, as in ``"ismcts[time_ms=50]"`` (see
+    :func:`parse_spec`); they are passed with ``options``.  Raises
+    :class:`StrategyLoadError` if the plugin cannot be loaded, its factory
+    raises, or what it builds has no ``choose(view, legal)``.
     """
+    name, given = parse_spec(name)
+    clash = sorted(set(given) & set(options))
+    if clash:
+        raise StrategyLoadError(f"strategy {name!r}: option {clash[0]!r} is given both in the spec and as an argument")
+    options = {**given, **options}
     factory = strategy_factory(name)
     try:
         strategy = factory(**options)

@@ -129,10 +129,49 @@ def test_a_plugin_whose_factory_is_not_callable_is_refused(fake_distribution: An
 def test_two_distributions_claiming_one_name_are_both_named(fake_distribution: Any) -> None:
     fake_distribution("goat-bot-one", {"twin": "one:factory"})
     fake_distribution("goat-bot-two", {"twin": "two:factory"})
+    claims = [i for i in goat.available_strategies() if i.name == "twin"]
+    assert sorted(i.distribution or "" for i in claims) == ["goat-bot-one", "goat-bot-two"]
     with pytest.raises(StrategyLoadError, match=r"'twin'.*goat-bot-(one|two).*goat-bot-(one|two)"):
-        goat.available_strategies()
-    with pytest.raises(StrategyLoadError, match="two distributions"):
-        goat.load_strategy("random")
+        goat.load_strategy("twin")
+    assert isinstance(goat.load_strategy("random"), goat.Strategy)  # only the contested name fails
+
+
+def test_a_plugin_claiming_a_builtin_name_makes_only_that_name_fail(fake_distribution: Any) -> None:
+    fake_distribution("goat-bot-impostor", {"greedy": "impostor:factory"})
+    with pytest.raises(StrategyLoadError, match=r"two distributions claim the strategy name 'greedy'.*impostor"):
+        goat.load_strategy("greedy")
+    for name in ("random", "ismcts"):
+        assert isinstance(goat.load_strategy(name, seed=1), goat.Strategy)
+
+
+def test_discovery_is_cached_and_sees_a_distribution_installed_later(fake_distribution: Any) -> None:
+    goat.available_strategies()
+    calls = []
+    real = goat.strategy.metadata.entry_points
+
+    def counting(**kwargs: Any) -> Any:
+        calls.append(kwargs)
+        return real(**kwargs)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(goat.strategy.metadata, "entry_points", counting)
+        for _ in range(3):
+            goat.load_strategy("random")
+        assert calls == []  # nothing installed: no metadata read again
+        fake_distribution("goat-bot-late", {"late": "late_bot:factory"})
+        assert "late" in {i.name for i in goat.available_strategies()}
+        assert len(calls) == 1
+
+
+def test_strategy_specs_carry_options() -> None:
+    bot = goat.load_strategy("ismcts[iterations=7, exploration=0.5]", seed=1)
+    assert (bot.iterations, bot.exploration) == (7, 0.5)  # type: ignore[attr-defined]
+    assert goat.strategy.parse_spec('x[mode="a,b", n=3, on=true]') == ("x", {"mode": "a,b", "n": 3, "on": True})
+    for bad in ("ismcts[iterations]", "ismcts[a=1,a=2]", "ismcts[=3]", "ismcts]"):
+        with pytest.raises(StrategyLoadError, match="not a strategy spec"):
+            goat.load_strategy(bad)
+    with pytest.raises(StrategyLoadError, match="given both"):
+        goat.load_strategy("ismcts[iterations=7]", iterations=8)
 
 
 def test_the_off_switch_ignores_other_distributions(fake_distribution: Any, monkeypatch: Any) -> None:

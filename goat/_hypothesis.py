@@ -1,21 +1,42 @@
-"""Registers Goat's types with Hypothesis; run by Hypothesis through the ``hypothesis`` entry point.
+"""Registers Goat's types with Hypothesis, so that ``st.from_type(goat.Card)`` and friends work.
 
-Kept apart from :mod:`goat.testing` and lazy (``st.deferred``) so that
-importing Hypothesis stays cheap and cannot fail because of this package.
+Run by Hypothesis at start-up through the ``hypothesis`` entry point, lazily (``st.deferred``) so that
+importing Hypothesis stays cheap and cannot fail because of this package; and by :mod:`goat.testing`
+on import, for runs with Hypothesis's plugins off (``HYPOTHESIS_NO_PLUGINS``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from hypothesis import strategies as st
 
+#: Each public type and the :mod:`goat.testing` strategy (a function of no arguments) that builds it.
+STRATEGY_NAMES = (
+    ("Card", "cards"),
+    ("Suit", "suits"),
+    ("Move", "moves"),
+    ("GameState", "game_states"),
+    ("GameResult", "game_results"),
+    ("Match", "matches"),
+)
 
-def _hypothesis_setup_hook() -> None:
+
+def register(strategy: Callable[[str], st.SearchStrategy[object]]) -> None:
+    """Register ``strategy(name)`` for each type of :data:`STRATEGY_NAMES`, and views of drawn states."""
     from hypothesis import strategies as st
 
     import goat
+
+    for cls, name in STRATEGY_NAMES:
+        st.register_type_strategy(getattr(goat, cls), strategy(name))
+    st.register_type_strategy(goat.PlayerView, strategy("game_states").flatmap(_views))
+
+
+def _hypothesis_setup_hook() -> None:
+    from hypothesis import strategies as st
 
     def lazy(name: str) -> st.SearchStrategy[object]:
         def build() -> st.SearchStrategy[object]:
@@ -26,16 +47,7 @@ def _hypothesis_setup_hook() -> None:
 
         return st.deferred(build)
 
-    for cls, name in (
-        (goat.Card, "cards"),
-        (goat.Suit, "suits"),
-        (goat.Move, "moves"),
-        (goat.GameState, "game_states"),
-        (goat.GameResult, "game_results"),
-        (goat.Match, "matches"),
-    ):
-        st.register_type_strategy(cls, lazy(name))
-    st.register_type_strategy(goat.PlayerView, lazy("game_states").flatmap(_views))
+    register(lazy)
 
 
 def _views(state: object) -> st.SearchStrategy[object]:

@@ -29,12 +29,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from goat.errors import MissingExtraError
+
 try:
     from hypothesis import strategies as st
     from hypothesis.errors import InvalidArgument
 except ImportError as error:  # pragma: no cover - exercised in a subprocess test
-    raise ImportError("goat.testing needs Hypothesis; install it with: pip install 'goat-cards[testing]'") from error
+    raise MissingExtraError("goat.testing", "Hypothesis", "testing", error) from None
 
+from goat import _hypothesis as _types
 from goat.cards import DECK, Card, Suit
 from goat.moves import Move, MoveKind
 from goat.rules import legal_moves, new_game, play
@@ -100,8 +103,23 @@ def hands(*, size: int | None = None) -> st.SearchStrategy[frozenset[Card]]:
     """
     if size is not None and (size.__class__ is not int or not 0 <= size <= 4):
         raise InvalidArgument(f"a hand holds 0 to 4 cards, not size={size!r}")
-    low, high = (0, 4) if size is None else (size, size)
-    return st.lists(cards(), min_size=low, max_size=high, unique=True).map(frozenset)
+    return _hands(size)
+
+
+@st.composite
+def _hands(draw: st.DrawFn, size: int | None) -> frozenset[Card]:
+    count = draw(st.integers(0, 4)) if size is None else size
+    return frozenset(_distinct(draw, DECK, 4)[:count])
+
+
+def _distinct(draw: st.DrawFn, pool: tuple[Card, ...], count: int) -> list[Card]:
+    """``count`` distinct cards of ``pool`` in ``count`` draws: a partial Fisher–Yates shuffle, nothing rejected.
+
+    (Hypothesis's ``lists(..., unique=True)`` redraws duplicates, and draws whose number varies get thrown
+    away when Hypothesis replays mutated examples; see :func:`_game_states`.)
+    """
+    left = list(pool)
+    return [left.pop(draw(st.integers(0, len(left) - 1))) for _ in range(count)]
 
 
 def decks() -> st.SearchStrategy[tuple[Card, ...]]:
@@ -129,7 +147,7 @@ def _deals(draw: st.DrawFn, dealer: int | None, molodka: bool, defeat: tuple[int
         # its dealt positions: a permutation stays a permutation, nothing is filtered.
         seat = draw(st.integers(0, 3))
         suit = draw(suits())
-        chosen = draw(st.lists(cards(suits=[suit]), min_size=4, max_size=4, unique=True))
+        chosen = _distinct(draw, tuple(card for card in DECK if card.suit is suit), 4)
         for position, card in zip(_dealt_positions(seat, dealer), chosen, strict=True):
             where = deck.index(card)
             deck[position], deck[where] = deck[where], deck[position]
@@ -174,21 +192,62 @@ def _steer(state: GameState, moves: tuple[Move, ...], needed: int) -> tuple[Move
     return tuple(m for m in moves if 1 + _plays_left(play(state, m)) >= needed)
 
 
-@st.composite
-def _game_states(draw: st.DrawFn, min_moves: int, max_moves: int | None, molodka: bool, to_end: bool) -> GameState:
-    state = draw(deals(molodka=molodka))
-    target: int | None = None
-    if not to_end:
-        target = draw(st.integers(min_moves, max_moves if max_moves is not None else 120))
-    made = 0
-    while not state.is_over and (target is None or made < target):
-        moves = legal_moves(state)
+def _longest_game_first(move: Move) -> tuple[bool, int]:
+    """Hypothesis's simplest choice is 0: make it the move that keeps the game longest.
+
+    A single-card lead and a wait leave the most decisions to come, so shrinking leads to
+    plain one-card tricks and rarely runs out of drawn choices (see :func:`_game_states`).
+    """
+    return (move.kind is MoveKind.MOLODKA, len(move.cards))
+
+
+#: Resolution of the drawn stopping point: the state is picked at ``position / STOPS`` of the game's length.
+STOPS = 256
+#: Choices drawn for a game's moves, whatever it needs; a game that needs more (rare: waits) draws on.
+CHOICES_PER_GAME = 48
+#: Each move is chosen by a drawn number modulo the number of legal moves (at most about 40).
+_CHOICE_RANGE = 1 << 10
+
+
+def _move_picks(draw: st.DrawFn, budget: int) -> list[int]:
+    """The numbers that choose a game's moves (see :func:`_play_picks`)."""
+    return [draw(st.integers(0, _CHOICE_RANGE - 1)) for _ in range(budget)]
+
+
+def _play_picks(
+    draw: st.DrawFn, state: GameState, picks: list[int], *, min_moves: int = 0, max_moves: int | None = None
+) -> list[GameState]:
+    """Every state from ``state`` on, each move chosen by the next pick modulo the number of legal moves."""
+    states = [state]
+    while not state.is_over and (max_moves is None or len(states) <= max_moves):
+        made = len(states) - 1
+        moves = sorted(legal_moves(state), key=_longest_game_first)
         if made < min_moves:
             # Keep the game long enough: only moves after which min_moves stays reachable.
-            moves = _steer(state, moves, min_moves - made)
-        state = play(state, draw(st.sampled_from(moves)))
-        made += 1
-    return state
+            moves = list(_steer(state, tuple(moves), min_moves - made))
+        pick = picks[made] if made < len(picks) else draw(st.integers(0, _CHOICE_RANGE - 1))
+        state = play(state, moves[pick % len(moves)])
+        states.append(state)
+    return states
+
+
+@st.composite
+def _game_states(draw: st.DrawFn, min_moves: int, max_moves: int | None, molodka: bool, to_end: bool) -> GameState:
+    # Why every game draws the same numbers of choices: Hypothesis explores by mutating the choices of
+    # earlier examples and replaying them within their old length.  When the number of draws depended on the
+    # moves made (a drawn target, or a sampled_from per move), a fifth to a quarter of those replays ran
+    # out of choices and were thrown away.  So the deal, the stopping point and the moves are a fixed
+    # number of draws; the moves are played to the end (or to max_moves) and a state is picked at a drawn
+    # fraction of the game, so early, middle and late states come equally often, a finished one about one
+    # time in 30.
+    position = 0 if to_end else draw(st.integers(0, STOPS - 1))
+    state = draw(deals(molodka=molodka))
+    budget = CHOICES_PER_GAME if max_moves is None else min(max_moves, CHOICES_PER_GAME)
+    states = _play_picks(draw, state, _move_picks(draw, budget), min_moves=min_moves, max_moves=max_moves)
+    if to_end:
+        return states[-1]
+    last = len(states) - 1  # max_moves, or the end of the game if it comes first
+    return states[min_moves + position * (last - min_moves + 1) // STOPS]
 
 
 def game_states(
@@ -251,8 +310,9 @@ def legal_moves_of(state: GameState) -> st.SearchStrategy[Move]:
 @st.composite
 def _moves(draw: st.DrawFn) -> Move:
     kind = draw(st.sampled_from(tuple(MoveKind)))
-    held = () if kind is MoveKind.WAIT else draw(st.lists(cards(), min_size=1, max_size=4, unique=True))
-    return Move(kind, draw(st.integers(0, 3)), held)
+    size = draw(st.integers(1, 4))
+    held = _distinct(draw, DECK, 4)[:size]
+    return Move(kind, draw(st.integers(0, 3)), () if kind is MoveKind.WAIT else held)
 
 
 def moves() -> st.SearchStrategy[Move]:
@@ -270,14 +330,17 @@ def moves() -> st.SearchStrategy[Move]:
 
 @st.composite
 def _matches(draw: st.DrawFn, min_games: int, max_games: int) -> Match:
+    # Every game's deal and moves are drawn, played or not, so that each example makes the same draws
+    # (see _game_states).
     match = Match(first_dealer=draw(st.integers(0, 3)))
     target = draw(st.integers(min_games, max_games))
-    while len(match.results) < target and not match.is_over:
+    for number in range(max_games):
         deck = draw(decks())
-        state = match.new_game(deck=deck, trump_card=deck[draw(st.integers(16, 35))])
-        while not state.is_over:
-            state = play(state, draw(st.sampled_from(legal_moves(state))))
-        match = match.record(state)
+        trump_position = draw(st.integers(16, 35))
+        picks = _move_picks(draw, CHOICES_PER_GAME)
+        if number < target and not match.is_over:
+            state = match.new_game(deck=deck, trump_card=deck[trump_position])
+            match = match.record(_play_picks(draw, state, picks)[-1])
     return match
 
 
@@ -392,3 +455,8 @@ def check_strategy(strategy_factory: Callable[..., Any], *, games: int = 10, see
                 )
         if len(a) != len(b):  # pragma: no cover - equal moves give equal games
             raise StrategyCheckError(f"not deterministic under the same seed: game {game} differs in length")
+
+
+# st.from_type(goat.Card), st.from_type(goat.GameState) … also when Hypothesis runs with its plugins off
+# (HYPOTHESIS_NO_PLUGINS), where the entry point that registers them on start-up is not run.
+_types.register(lambda name: globals()[name]())

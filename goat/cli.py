@@ -12,6 +12,8 @@ import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+from goat.errors import MissingExtraError
+
 try:
     import click
     from rich import box
@@ -28,7 +30,7 @@ try:
     from rich.table import Table
     from rich.text import Text
 except ImportError as error:  # pragma: no cover - exercised in a subprocess test
-    raise ImportError("the goat command needs click and rich: pip install 'goat-cards[cli]'") from error
+    raise MissingExtraError("the goat command", "click and rich", "cli", error) from None
 
 import goat
 from goat import arena, records, tui

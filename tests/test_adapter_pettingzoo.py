@@ -96,3 +96,4 @@ def test_the_adapter_without_its_extra_names_it() -> None:
     code = "import sys; sys.modules['pettingzoo'] = None; import goat.adapters.pettingzoo"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode != 0 and "pip install 'goat-cards[pettingzoo]'" in done.stderr
+    assert "During handling" not in done.stderr  # one message, not a chained traceback

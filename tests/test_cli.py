@@ -164,10 +164,27 @@ def test_play_ends_quietly_at_the_end_of_input() -> None:
     assert result.exit_code == 0 and result.output.rstrip().endswith("Bye.")
 
 
-def test_the_cli_without_its_extra_names_it() -> None:
+@pytest.mark.parametrize("missing", ["click", "rich"])
+def test_the_command_without_its_extra_says_what_to_install_in_one_line(missing: str) -> None:
+    # What the console script runs (goat.__main__:main), with the extra's package not installed.
+    code = f"import sys; sys.modules[{missing!r}] = None; from goat.__main__ import main; main()"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr.splitlines() == [done.stderr.strip()]  # one line, no traceback
+    assert done.stderr.startswith("goat: the goat command needs click and rich: pip install 'goat-cards[cli]'")
+    assert missing in done.stderr
+
+
+def test_importing_the_cli_module_without_its_extra_is_an_import_error_naming_it() -> None:
     code = "import sys; sys.modules['rich'] = None; import goat.cli"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode != 0 and "pip install 'goat-cards[cli]'" in done.stderr
+    assert "During handling" not in done.stderr  # not chained: the useful line is the only message
+
+
+def test_python_dash_m_goat_runs_the_command() -> None:
+    done = subprocess.run([sys.executable, "-m", "goat", "--version"], capture_output=True, text=True, check=True)
+    assert done.stdout.startswith("goat, version ")
 
 
 def test_play_shows_names_in_brackets_literally_and_speaks_to_the_person() -> None:

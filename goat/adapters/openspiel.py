@@ -35,11 +35,13 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from goat.errors import MissingExtraError
+
 try:
     import numpy as np
     import pyspiel
 except ImportError as error:  # pragma: no cover - exercised in a subprocess test
-    raise ImportError("goat.adapters.openspiel needs OpenSpiel: pip install 'goat-cards[openspiel]'") from error
+    raise MissingExtraError("goat.adapters.openspiel", "OpenSpiel", "openspiel", error) from None
 
 import goat
 from goat.adapters import encoding

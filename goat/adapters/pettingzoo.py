@@ -27,13 +27,15 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from goat.errors import MissingExtraError
+
 try:
     import numpy as np
     from gymnasium import spaces
     from pettingzoo import AECEnv
     from pettingzoo.utils import AgentSelector, wrappers
 except ImportError as error:  # pragma: no cover - exercised in a subprocess test
-    raise ImportError("goat.adapters.pettingzoo needs PettingZoo: pip install 'goat-cards[pettingzoo]'") from error
+    raise MissingExtraError("goat.adapters.pettingzoo", "PettingZoo", "pettingzoo", error) from None
 
 import goat
 from goat.adapters import encoding

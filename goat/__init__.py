@@ -9,7 +9,8 @@
 >>> sum(result.points)
 120
 
-The rule numbers (R1…R23) cited throughout refer to the project's RULES.md.
+The rule numbers (R1…R23) cited throughout are those of the documentation's rules page,
+``docs/rules.md`` ("The rules"), where every rule and every interpretation is stated.
 """
 
 from goat.bots.worlds import WorldSamplingError, sample_world
@@ -33,6 +34,7 @@ from goat.strategy import (
     StrategyFactory,
     StrategyInfo,
     StrategyLoadError,
+    StrategyNameError,
     available_strategies,
     load_strategy,
     register_strategy,
@@ -67,6 +69,7 @@ __all__ = [
     "StrategyFactory",
     "StrategyInfo",
     "StrategyLoadError",
+    "StrategyNameError",
     "Suit",
     "Trick",
     "WorldSamplingError",

@@ -466,7 +466,7 @@ def run_tournament(
 
     Matches come in pairs that share a seed: the same sequence of deals is
     played once with each entrant as team 0, to cut the luck of the deal (as in
-    duplicate bridge); an odd ``matches`` is rounded up.  Each match is a job
+    duplicate bridge), so ``matches`` is even.  Each match is a job
     on ``executor`` (default: a process pool over the local cores; pass any
     :class:`concurrent.futures.Executor`, such as a ``dask.distributed``
     client's ``get_executor()``); ``progress(done, total)`` is called as
@@ -478,12 +478,14 @@ def run_tournament(
     titles = [e.title for e in field]
     if len(field) < 2 or len(set(titles)) != len(titles):
         raise ValueError(f"a tournament needs two or more distinct entrants, not {titles}")
-    if matches.__class__ is not int or matches < 1:
-        raise ValueError(f"matches must be a positive int, not {matches!r}")
+    if matches.__class__ is not int or matches < 2 or matches % 2:
+        raise ValueError(
+            f"matches must be a positive even int (each deal is played twice, teams swapped), not {matches!r}"
+        )
     _check_policy(on_fault, time_limit)
     for entrant in field:  # fail early, in this process, on a name that cannot be loaded
         entrant.build(0)
-    jobs = _jobs(field, (matches + 1) // 2, seed, on_fault, time_limit)
+    jobs = _jobs(field, matches // 2, seed, on_fault, time_limit)
     started = time.perf_counter()
     own = executor is None
     pool: Executor = ProcessPoolExecutor(max_workers=os.cpu_count() or 1) if executor is None else executor

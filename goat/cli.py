@@ -11,6 +11,7 @@ import random
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import TextIO
 
 from goat.errors import MissingExtraError
 
@@ -46,23 +47,27 @@ CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 
 def _console() -> Console:
-    # Piped output gets a fixed, roomy width instead of rich's 80 columns, so tables are never squeezed.
+    # In a terminal, rich wraps long lines between words at the terminal's width.  Piped output gets a
+    # fixed, roomy width and no wrapping, so tables are never squeezed and lines stay whole for other tools.
     # No markup: names, paths and messages are shown as they are, "[greedy]" included.
-    return Console(highlight=False, markup=False, soft_wrap=True, width=None if sys.stdout.isatty() else 120)
+    terminal = sys.stdout.isatty()
+    return Console(highlight=False, markup=False, soft_wrap=not terminal, width=None if terminal else 120)
 
 
-def _load(name: str, seed: int, param: str) -> Strategy:
-    """Build a bot; an unknown name is bad usage (exit 2), a broken plugin a failed run (exit 1)."""
+def _load(spec: str, seed: int, param: str) -> Strategy:
+    """Build a bot from a name or a spec such as ``ismcts[time_ms=50]``.
+
+    A name or spec that is wrong is bad usage (exit 2); a plugin that is broken, a failed run (exit 1).
+    """
     try:
-        goat.strategy_factory(name)
-    except StrategyLoadError as error:
-        if str(error).startswith("no strategy named"):
-            raise click.BadParameter(str(error), param_hint=param) from None
-        raise click.ClickException(str(error)) from None
-    try:
-        return goat.load_strategy(name, seed=seed)
+        return goat.load_strategy(spec, seed=seed)
+    except goat.StrategyNameError as error:
+        raise click.BadParameter(str(error), param_hint=param) from None
     except StrategyLoadError as error:
         raise click.ClickException(str(error)) from None
+
+
+SPEC_HELP = "A strategy name, with options in brackets if it takes any: 'ismcts[time_ms=50]'."
 
 
 @click.group(context_settings=CONTEXT)
@@ -94,16 +99,16 @@ def game_seeds(seed: int) -> random.Random:
     return random.Random(seed)
 
 
-@main.command("play", context_settings=CONTEXT)
+@main.command("play", context_settings=CONTEXT, short_help="Play a match in the terminal against three bots.")
 @click.option("--seat", type=click.IntRange(0, 3), default=0, show_default=True, help="Your seat (0–3).")
-@click.option("--partner", default="greedy", show_default=True, help="The bot opposite you.")
+@click.option("--partner", default="greedy", show_default=True, help="The bot opposite you. " + SPEC_HELP)
 @click.option("--opponents", default="greedy", show_default=True, help="The bot on each side of you.")
 @click.option("--seed", type=int, default=None, help="Seed for the deals and the bots (default: random).")
 def play_command(seat: int, partner: str, opponents: str, seed: int | None) -> None:
     """Play a whole match in the terminal, with three bots.
 
-    Type your cards to lead or beat ('10h qh'), 'pass 7c 8c' to pass face down, 'molodka', 'wait',
-    'help' or 'quit'.
+    Type your cards to lead or beat ('10h qh'), 'pass 7c 8c' to pass face down, 'molodka' (or 'm'),
+    'wait' (or 'w'), 'help' (or 'h', '?') or 'quit' (asks before leaving the match).
 
     \b
     Example:
@@ -188,10 +193,13 @@ def _human_move(console: Console, state: GameState, me: int, number: int, names:
         try:
             parsed = tui.parse_input(line, seen)
         except tui.InputError as error:
-            console.print(f"  {error}", style="red")
+            console.print(f"  {tui.with_symbols(str(error))}", style="red")
             continue
         if parsed == "quit":
-            return None
+            answer = _ask(console, "Leave the match? It ends here, unfinished [y/N] ")
+            if answer is None or answer.strip().lower() in ("y", "yes"):
+                return None
+            continue
         if parsed == "help":
             console.print(tui.HELP)
             console.print(tui.legal_moves_text(seen))
@@ -207,27 +215,30 @@ def _human_move(console: Console, state: GameState, me: int, number: int, names:
 
 def _reason(error: goat.IllegalMoveError, move: goat.Move, seen: goat.PlayerView) -> str:
     """The engine's reason, without the move it repeats, and a hint where plain cards meant a pass."""
-    reason = str(error).split(": ", 1)[-1]
+    reason = tui.with_symbols(str(error).split(": ", 1)[-1])  # cards as the table shows them: 9♥, not 9H
     if move.kind is goat.MoveKind.BEAT and goat.Move(goat.MoveKind.PASS, move.seat, move.cards) in seen.legal_moves:
-        reason += f"; to throw them face down, type: pass {' '.join(str(c) for c in sorted(move.cards))}"
+        reason += f"; to throw them face down, type: pass {' '.join(str(c).lower() for c in sorted(move.cards))}"
     return reason
 
 
 # --- goat match -----------------------------------------------------------------------
 
 
-@main.command("match", context_settings=CONTEXT)
+@main.command("match", context_settings=CONTEXT, short_help="One match between two bots, a line per game.")
 @click.argument("team_a")
 @click.argument("team_b")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the deals and the bots.")
 @click.option(
     "--games-log",
-    type=click.Path(dir_okay=False, writable=True, path_type=Path),
+    type=click.File("w", encoding="utf-8", lazy=False),
     default=None,
     help="Write every game's record to this file (JSON lines), for 'goat replay'.",
 )
-def match_command(team_a: str, team_b: str, seed: int, games_log: Path | None) -> None:
+def match_command(team_a: str, team_b: str, seed: int, games_log: TextIO | None) -> None:
     """One match: bot TEAM_A in seats 0 and 2 against bot TEAM_B in seats 1 and 3.
+
+    TEAM_A and TEAM_B are strategy names, with options in brackets if they take any ('ismcts[time_ms=50]').
+    The log file is opened before the match, so a path that cannot be written is refused at once.
 
     \b
     Example:
@@ -249,10 +260,11 @@ def match_command(team_a: str, team_b: str, seed: int, games_log: Path | None) -
     console.print(f"{names[goat_team or 0]} (team {goat_team}) is the {title}; {winner} wins the match.")
     if games_log is not None:
         try:
-            games_log.write_text("".join(records.dumps(r) + "\n" for r in played.games), encoding="utf-8")
+            games_log.write("".join(records.dumps(r) + "\n" for r in played.games))
+            games_log.flush()
         except OSError as error:
-            raise click.ClickException(f"cannot write {games_log}: {error.strerror}") from None
-        console.print(f"{len(played.games)} game records written to {games_log}")
+            raise click.ClickException(f"cannot write {games_log.name}: {error.strerror}") from None
+        console.print(f"{len(played.games)} game records written to {games_log.name}")
 
 
 # --- goat tournament ------------------------------------------------------------------
@@ -264,28 +276,38 @@ class _RateColumn(ProgressColumn):
         return Text(f"{speed:.1f} matches/s" if speed else "… matches/s")
 
 
-@main.command("tournament", context_settings=CONTEXT)
+@main.command("tournament", context_settings=CONTEXT, short_help="A duplicate round-robin of bots, on all cores.")
 @click.argument("names", nargs=-1, required=True)
 @click.option(
     "--matches",
-    type=click.IntRange(min=1),
+    type=click.IntRange(min=2),
     default=100,
     show_default=True,
-    help="Matches per pairing (each deal is played twice, teams swapped).",
+    help="Matches per pairing: an even number, each deal being played twice with the teams swapped.",
 )
 @click.option("--jobs", type=click.IntRange(min=1), default=None, help="Worker processes (default: all cores).")
-@click.option("--seed", type=int, default=1, show_default=True)
+@click.option(
+    "--seed", type=int, default=1, show_default=True, help="Seed of the tournament: the deals and every bot's seed."
+)
+@click.option(
+    "--progress/--no-progress",
+    default=None,
+    help="Show a live progress bar on stderr (default: when stderr is a terminal).",
+)
 @click.option(
     "--json",
     "json_file",
-    type=click.Path(dir_okay=False, writable=True, path_type=Path),
+    type=click.File("w", encoding="utf-8", lazy=False),
     default=None,
-    help="Also write the results as JSON to this file.",
+    help="Also write the results as JSON to this file (opened before the run).",
 )
 def tournament_command(
-    names: tuple[str, ...], matches: int, jobs: int | None, seed: int, json_file: Path | None
+    names: tuple[str, ...], matches: int, jobs: int | None, seed: int, progress: bool | None, json_file: TextIO | None
 ) -> None:
     """A duplicate round-robin tournament of the named bots, on all cores, with a live progress bar.
+
+    NAMES are strategy names, with options in brackets if they take any: 'ismcts[time_ms=50]' and
+    'ismcts[time_ms=5]' are two entrants.
 
     \b
     Example:
@@ -293,17 +315,24 @@ def tournament_command(
     """
     if len(set(names)) < 2:
         raise click.UsageError("name two or more different strategies")
+    if matches % 2:
+        raise click.BadParameter(
+            f"{matches} is odd: each deal is played twice with the teams swapped; use {matches - 1} or {matches + 1}",
+            param_hint="--matches",
+        )
     for name in names:
         _load(name, 0, "NAMES")
     console = _console()
+    if progress is None:
+        progress = sys.stderr.isatty()
     executor = ProcessPoolExecutor(max_workers=jobs) if jobs else None
     columns = (TextColumn("matches"), BarColumn(), MofNCompleteColumn(), _RateColumn(), TimeRemainingColumn())
     try:
-        with Progress(*columns, console=Console(stderr=True), transient=False) as progress:
-            task = progress.add_task("tournament", total=None)
+        with Progress(*columns, console=Console(stderr=True), transient=False, disable=not progress) as bar:
+            task = bar.add_task("tournament", total=None)
 
             def advance(done: int, total: int) -> None:
-                progress.update(task, completed=done, total=total)
+                bar.update(task, completed=done, total=total)
 
             result = arena.run_tournament(list(names), matches=matches, seed=seed, executor=executor, progress=advance)
     finally:
@@ -313,9 +342,10 @@ def tournament_command(
     console.print(f"{result.matches} matches in {result.seconds:.1f} s (seed {seed}).")
     if json_file is not None:
         try:
-            json_file.write_text(result.to_json() + "\n", encoding="utf-8")
+            json_file.write(result.to_json() + "\n")
+            json_file.flush()
         except OSError as error:
-            raise click.ClickException(f"cannot write {json_file}: {error.strerror}") from None
+            raise click.ClickException(f"cannot write {json_file.name}: {error.strerror}") from None
 
 
 def _result_table(result: arena.TournamentResult) -> Table:
@@ -340,32 +370,43 @@ def _result_table(result: arena.TournamentResult) -> Table:
 # --- goat strategies --------------------------------------------------------------------
 
 
-@main.command("strategies", context_settings=CONTEXT)
-def strategies_command() -> None:
+@main.command("strategies", context_settings=CONTEXT, short_help="The bots goat can find, and whether they load.")
+@click.option(
+    "--check/--no-check",
+    default=True,
+    show_default=True,
+    help="Import and build every strategy to report whether it works; --no-check lists without importing.",
+)
+def strategies_command(check: bool) -> None:
     """The bots goat can find: built-in and installed plugins, with distribution and version.
 
-    A plugin that fails to load is listed with its error.
+    Each is imported and built once to check that it loads (exit status 1 if any does not, with its
+    error); with --no-check they are listed from the installed metadata alone, nothing imported.
 
     \b
     Example:
       goat strategies
     """
     console = _console()
-    try:
-        infos = goat.available_strategies()
-    except StrategyLoadError as error:
-        raise click.ClickException(str(error)) from None
     table = Table()
-    for column in ("name", "distribution", "version", "factory", "status"):
+    for column in ("name", "distribution", "version", "factory", *(("status",) if check else ())):
         table.add_column(column)
-    for info in infos:
-        try:
-            goat.strategy_factory(info.name)
-            status = Text("ok", style="green")
-        except StrategyLoadError as error:
-            status = Text(f"error: {error}", style="red")
-        table.add_row(info.name, info.distribution or "(in-process)", info.version or "", info.target, status)
+    broken = 0
+    for info in goat.available_strategies():
+        row = [info.name, info.distribution or "(in-process)", info.version or "", info.target]
+        if check:
+            try:
+                goat.load_strategy(info.name, seed=0)
+                status = Text("ok", style="green")
+            except StrategyLoadError as error:
+                broken += 1
+                status = Text(f"error: {error}", style="red")
+            table.add_row(*row, status)
+        else:
+            table.add_row(*row)
     console.print(table)
+    if broken:
+        raise click.ClickException(f"{broken} strategy plugin{'s' if broken > 1 else ''} failed to load")
 
 
 # --- goat replay -------------------------------------------------------------------------
@@ -388,9 +429,9 @@ def _read_records(path: Path) -> list[records.GameRecord]:
     return found
 
 
-@main.command("replay", context_settings=CONTEXT)
+@main.command("replay", context_settings=CONTEXT, short_help="Show saved games trick by trick.")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--step", is_flag=True, help="Wait for Enter after each trick.")
+@click.option("--step", is_flag=True, help="Wait for Enter after each trick ('q' and Enter to stop).")
 @click.option("--open", "open_cards", is_flag=True, help="Show every card, face-down passes and waits included.")
 def replay_command(file: Path, step: bool, open_cards: bool) -> None:
     """Show saved games trick by trick, as the players saw them (or with all cards open).
@@ -403,10 +444,12 @@ def replay_command(file: Path, step: bool, open_cards: bool) -> None:
     """
     console = _console()
     for number, record in enumerate(_read_records(file), start=1):
-        _replay_one(console, record, number, step=step, open_cards=open_cards)
+        if not _replay_one(console, record, number, step=step, open_cards=open_cards):
+            return
 
 
-def _replay_one(console: Console, record: records.GameRecord, number: int, *, step: bool, open_cards: bool) -> None:
+def _replay_one(console: Console, record: records.GameRecord, number: int, *, step: bool, open_cards: bool) -> bool:
+    """Show one game; ``False`` if the person asked to stop."""
     states = records.replay(record)
     trump = states[0].trump
     names = dict(enumerate(record.players)) if record.players else None
@@ -434,7 +477,11 @@ def _replay_one(console: Console, record: records.GameRecord, number: int, *, st
                 f"  → trick {tricks} to seat {trick.winner}" + (f" ({trick.points} points)" if open_cards else "")
             )
             if step:
-                click.prompt("", default="", show_default=False, prompt_suffix="Enter for the next trick ", err=True)
+                answer = click.prompt(
+                    "", default="", show_default=False, prompt_suffix="Enter for the next trick, q to stop ", err=True
+                )
+                if answer.strip().lower() in ("q", "quit"):
+                    return False
     result = record.result
     if record.forfeit is not None:
         console.print(f"  Team {record.forfeit} forfeited: {record.faults[-1].reason}")
@@ -443,3 +490,4 @@ def _replay_one(console: Console, record: records.GameRecord, number: int, *, st
         f"  Points {result.points[0]} : {result.points[1]}, {outcome}; "
         f"defeat-scores gained {result.defeat[0]} : {result.defeat[1]}"
     )
+    return True

@@ -2,7 +2,7 @@
 
 A :class:`GameState` is made by :func:`goat.new_game` and :func:`goat.play`,
 never changed.  Inside it keeps hands as 36-bit masks and cards as indices so
-that :func:`goat.play` is cheap; the public attributes of API.md are
+that :func:`goat.play` is cheap; the public attributes are
 properties that turn those into :class:`~goat.Card` values.
 """
 

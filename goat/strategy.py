@@ -36,6 +36,7 @@ __all__ = [
     "StrategyFactory",
     "StrategyInfo",
     "StrategyLoadError",
+    "StrategyNameError",
     "available_strategies",
     "load_strategy",
     "parse_spec",
@@ -93,6 +94,10 @@ _OWN_DISTRIBUTION = "goat-cards"
 
 class StrategyLoadError(GoatError):
     """A strategy could not be found or built; the message names the plugin, its distribution and the cause."""
+
+
+class StrategyNameError(StrategyLoadError, ValueError):
+    """A strategy name that names no strategy (the message suggests the closest), or a spec that cannot be read."""
 
 
 @attrs.frozen
@@ -265,7 +270,7 @@ def strategy_factory(name: str) -> Callable[..., Any]:
         known = sorted(set(found.claims) | set(_REGISTERED))
         close = difflib.get_close_matches(name, known, n=3)
         hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
-        raise StrategyLoadError(f"no strategy named {name!r}{hint} (known: {', '.join(known) or 'none'})")
+        raise StrategyNameError(f"no strategy named {name!r}{hint} (known: {', '.join(known) or 'none'})")
     info = _info(entry)
     try:
         factory = entry.load()
@@ -291,7 +296,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
 
     Values are read as JSON where they can be (numbers, ``true``, ``false``,
     ``null``, ``"quoted text"``), otherwise taken as text.  An ``exec:``
-    command is never split.  Raises :class:`StrategyLoadError` for a malformed spec.
+    command is never split.  Raises :class:`StrategyNameError` for a malformed spec.
 
     >>> parse_spec("ismcts[time_ms=50, exploration=0.5]")
     ('ismcts', {'time_ms': 50, 'exploration': 0.5})
@@ -303,7 +308,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
         return spec, {}
     match = _SPEC.fullmatch(spec.strip())
     if match is None:
-        raise StrategyLoadError(
+        raise StrategyNameError(
             f"not a strategy spec: {spec!r} (expected name[key=value,...], e.g. 'ismcts[time_ms=50]')"
         )
     text = match["options"].strip()
@@ -312,10 +317,10 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     while position < len(text):
         option = _OPTION.match(text, position)
         if option is None or option.end() == position:
-            raise StrategyLoadError(f"not a strategy spec: {spec!r}: cannot read the options from {text[position:]!r}")
+            raise StrategyNameError(f"not a strategy spec: {spec!r}: cannot read the options from {text[position:]!r}")
         key, raw = option["key"], option["value"]
         if key in options:
-            raise StrategyLoadError(f"not a strategy spec: {spec!r}: option {key!r} is given twice")
+            raise StrategyNameError(f"not a strategy spec: {spec!r}: option {key!r} is given twice")
         try:
             options[key] = json.loads(raw)
         except ValueError:
@@ -339,7 +344,7 @@ def load_strategy(name: str, **options: Any) -> Strategy:
     name, given = parse_spec(name)
     clash = sorted(set(given) & set(options))
     if clash:
-        raise StrategyLoadError(f"strategy {name!r}: option {clash[0]!r} is given both in the spec and as an argument")
+        raise StrategyNameError(f"strategy {name!r}: option {clash[0]!r} is given both in the spec and as an argument")
     options = {**given, **options}
     factory = strategy_factory(name)
     try:

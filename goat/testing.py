@@ -201,8 +201,8 @@ def _longest_game_first(move: Move) -> tuple[bool, int]:
     return (move.kind is MoveKind.MOLODKA, len(move.cards))
 
 
-#: Resolution of the drawn stopping point: the state is picked at ``position / STOPS`` of the game's length.
-STOPS = 256
+#: The drawn stopping point is a number below this, taken modulo the number of states the game went through.
+STOPS = 1 << 12
 #: Choices drawn for a game's moves, whatever it needs; a game that needs more (rare: waits) draws on.
 CHOICES_PER_GAME = 48
 #: Each move is chosen by a drawn number modulo the number of legal moves (at most about 40).
@@ -237,9 +237,8 @@ def _game_states(draw: st.DrawFn, min_moves: int, max_moves: int | None, molodka
     # earlier examples and replaying them within their old length.  When the number of draws depended on the
     # moves made (a drawn target, or a sampled_from per move), a fifth to a quarter of those replays ran
     # out of choices and were thrown away.  So the deal, the stopping point and the moves are a fixed
-    # number of draws; the moves are played to the end (or to max_moves) and a state is picked at a drawn
-    # fraction of the game, so early, middle and late states come equally often, a finished one about one
-    # time in 30.
+    # number of draws; the moves are played to the end (or to max_moves) and one of the states on the way
+    # is picked, so early, middle and late states come equally often, a finished one about one time in 30.
     position = 0 if to_end else draw(st.integers(0, STOPS - 1))
     state = draw(deals(molodka=molodka))
     budget = CHOICES_PER_GAME if max_moves is None else min(max_moves, CHOICES_PER_GAME)
@@ -247,7 +246,9 @@ def _game_states(draw: st.DrawFn, min_moves: int, max_moves: int | None, molodka
     if to_end:
         return states[-1]
     last = len(states) - 1  # max_moves, or the end of the game if it comes first
-    return states[min_moves + position * (last - min_moves + 1) // STOPS]
+    # Modulo, not a fraction of the game: Hypothesis draws the extremes of a range often, and the top of
+    # the range would make the last (finished) state come several times as often as any other.
+    return states[min_moves + position % (last - min_moves + 1)]
 
 
 def game_states(

@@ -8,6 +8,7 @@ other seats' waits are never shown.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from rich.console import Console
@@ -20,7 +21,17 @@ from goat.records import GameRecord
 from goat.scoring import GameResult, Match
 from goat.view import PlayerView, SeenMove
 
-__all__ = ["BACK", "InputError", "card_text", "cards_text", "describe_play", "parse_input", "render_view", "typed"]
+__all__ = [
+    "BACK",
+    "InputError",
+    "card_text",
+    "cards_text",
+    "describe_play",
+    "parse_input",
+    "render_view",
+    "typed",
+    "with_symbols",
+]
 
 #: How a face-down card looks.
 BACK = "▒▒"
@@ -29,13 +40,21 @@ _RED = {Suit.HEARTS, Suit.DIAMONDS}
 HELP = """\
 Type the cards you play, e.g. '10h qh' or 'TH Q♥' (rank then suit: 6 7 8 9 10/T J Q K A, suit C D H S).
   leading: the cards you lead (one suit)        answering: the cards you beat with
-  pass 7c 8c   pass those cards face down       molodka   declare your four cards of one suit
-  wait         keep your molodka for now        help      this text and your legal moves
-  quit         leave the game"""
+  pass 7c 8c     pass those cards face down     molodka, m   declare your four cards of one suit
+  wait, w        keep your molodka for now      help, h, ?   this text and your legal moves
+  quit, exit     leave the match (asks first)"""
 
 
 class InputError(ValueError):
     """What a person typed cannot be a move; the message says why in one line."""
+
+
+_CARD_TEXT = re.compile(r"\b(10|[6-9TJQKA])([CDHS])\b")
+
+
+def with_symbols(text: str) -> str:
+    """Card notation in a message (``not in hand: 9H``) written as the table shows cards: ``9♥``."""
+    return _CARD_TEXT.sub(lambda m: f"{m[1]}{Suit.from_str(m[2]).symbol}", text)
 
 
 def card_text(card: Card, trump: Suit) -> Text:
@@ -167,7 +186,7 @@ def parse_input(text: str, view: PlayerView) -> Move | str:
     first = words[0].lower()
     if first in ("help", "?", "h"):
         return "help"
-    if first in ("quit", "exit", "q"):
+    if first in ("quit", "exit"):  # not "q": that is the queen's letter ("q h" is a card)
         return "quit"
     legal = view.legal_moves
     if first in ("molodka", "m"):

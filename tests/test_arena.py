@@ -178,7 +178,7 @@ def test_duplicate_format_plays_each_board_with_the_teams_swapped() -> None:
 def test_round_robin_pairs_every_entrant() -> None:
     executor = InlineExecutor()
     arena.run_tournament(
-        ["greedy", "random", arena.Entrant("random", label="random-2")], matches=1, seed=1, executor=executor
+        ["greedy", "random", arena.Entrant("random", label="random-2")], matches=2, seed=1, executor=executor
     )
     pairs = {frozenset((j.team0.title, j.team1.title)) for j in executor.jobs}
     assert pairs == {frozenset(p) for p in [("greedy", "random"), ("greedy", "random-2"), ("random", "random-2")]}

@@ -145,7 +145,7 @@ def test_r5_beats_agrees_with_the_definition_for_every_pair() -> None:
 
 
 def test_r6_mixed_suit_set_beats_by_one_to_one_pairing() -> None:
-    # The RULES.md example: spades led, diamonds trump; 9D + JS beats QS + 7S.
+    # The example of R6 in docs/rules.md: spades led, diamonds trump; 9D + JS beats QS + 7S.
     assert beats_set(cards("9D JS"), cards("QS 7S"), Suit.DIAMONDS)
     # JS beats 7S but not QS, and 8S beats 7S only: no pairing covers QS.
     assert not beats_set(cards("JS 8S"), cards("QS 7S"), Suit.DIAMONDS)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -47,10 +48,33 @@ def test_strategies_lists_a_broken_plugin_with_its_error(fake_distribution: Any)
         code={"broken_bot.py": "raise ImportError('no numpy here')\n"},
     )
     result = invoke("strategies")
-    assert result.exit_code == 0
+    assert result.exit_code == 1  # a broken plugin is a failed check
     line = next(line for line in result.output.splitlines() if "broken" in line and "goat-bot" in line)
     assert "error" in line and "no numpy here" in result.output
-    assert "greedy" in result.output
+    assert "greedy" in result.output and "1 strategy plugin failed to load" in result.output
+
+
+def test_strategies_without_the_check_imports_nothing(fake_distribution: Any) -> None:
+    root = fake_distribution(
+        "goat-bot-broken", {"broken": "broken_bot:factory"}, code={"broken_bot.py": "raise SystemExit"}
+    )
+    code = (
+        "import sys\nfrom click.testing import CliRunner\nfrom goat.cli import main\n"
+        "result = CliRunner().invoke(main, ['strategies', '--no-check'])\n"
+        "print(result.exit_code, 'goat.bots.greedy' in sys.modules, 'broken' in result.output)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
+    assert done.stdout.split() == ["0", "False", "True"], done.stderr
+
+
+def test_a_name_claimed_twice_fails_alone_in_the_listing(fake_distribution: Any) -> None:
+    fake_distribution("goat-bot-impostor", {"greedy": "impostor:factory"})
+    result = invoke("strategies")
+    assert result.exit_code == 1
+    greedy = [line for line in result.output.splitlines() if line.startswith("│ greedy")]
+    assert len(greedy) >= 2 and all("error" in line for line in greedy[:1])
+    assert any(line.startswith("│ random") and "ok" in line for line in result.output.splitlines())
 
 
 def test_match_prints_a_line_per_game_and_logs_records(tmp_path: Path) -> None:
@@ -145,9 +169,65 @@ def test_a_broken_plugin_is_a_failed_run(fake_distribution: Any) -> None:
     assert "broken" in result.output and "no numpy here" in result.output
 
 
-def test_an_unwritable_log_is_a_failed_run(tmp_path: Path) -> None:
-    result = invoke("match", "greedy", "random", "--games-log", str(tmp_path / "missing" / "log.jsonl"))
-    assert result.exit_code == 1 and "cannot write" in result.output
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("match", "greedy", "random", "--games-log"),
+        ("tournament", "greedy", "random", "--matches", "2", "--jobs", "1", "--json"),
+    ],
+)
+def test_an_unwritable_output_file_is_refused_before_the_run(tmp_path: Path, args: tuple[str, ...]) -> None:
+    result = invoke(*args, str(tmp_path / "missing" / "out.json"))
+    assert result.exit_code == 2 and "out.json" in result.output and "No such file or directory" in result.output
+    assert "game  1" not in result.output and "Duplicate round-robin" not in result.output  # nothing was played
+
+
+def test_tournament_refuses_an_odd_number_of_matches() -> None:
+    result = invoke("tournament", "greedy", "random", "--matches", "3")
+    assert result.exit_code == 2 and "3 is odd" in result.output and "use 2 or 4" in result.output
+    with pytest.raises(ValueError, match="even"):
+        goat.arena.run_tournament(["greedy", "random"], matches=3, seed=1)
+
+
+def test_tournament_progress_can_be_switched_on_and_off() -> None:
+    on = CliRunner().invoke(main, ["tournament", "random", "greedy", "--matches", "2", "--jobs", "1", "--progress"])
+    off = CliRunner().invoke(main, ["tournament", "random", "greedy", "--matches", "2", "--jobs", "1", "--no-progress"])
+    assert on.exit_code == off.exit_code == 0
+    assert "matches" in on.stderr and "2/2" in on.stderr
+    assert off.stderr == ""
+
+
+def test_strategy_options_from_the_command_line() -> None:
+    result = invoke(
+        "tournament", "greedy", "ismcts[iterations=5]", "ismcts[iterations=10]", "--matches", "2", "--jobs", "1"
+    )
+    assert result.exit_code == 0, result.output
+    assert "ismcts[iterations=5]" in result.output and "ismcts[iterations=10]" in result.output
+    bad = invoke("match", "ismcts[iterations]", "greedy")
+    assert bad.exit_code == 2 and "not a strategy spec" in bad.output
+    wrong = invoke("match", "ismcts[depth=3]", "greedy")
+    assert wrong.exit_code == 1 and "depth" in wrong.output
+
+
+def test_replay_step_stops_at_q(tmp_path: Path) -> None:
+    log = tmp_path / "games.jsonl"
+    invoke("match", "greedy", "random", "--seed", "4", "--games-log", str(log))
+    result = invoke("replay", str(log), "--step", input="\nq\n")
+    assert result.exit_code == 0
+    assert result.output.count("Enter for the next trick, q to stop") == 2
+    assert "→ trick 3 to seat" not in result.output and "Points" not in result.output
+
+
+def test_the_command_list_shows_every_summary_whole() -> None:
+    result = CliRunner().invoke(main, ["--help"], terminal_width=80)
+    commands = result.output.split("Commands:", 1)[1]
+    assert "..." not in commands
+    for command in ("play", "match", "tournament", "strategies", "replay"):
+        assert f"  {command} " in commands
+
+
+def test_tournament_seed_has_help() -> None:
+    assert "Seed of the tournament" in invoke("tournament", "--help").output
 
 
 def test_play_help_bad_input_and_quit() -> None:

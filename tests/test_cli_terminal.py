@@ -103,8 +103,40 @@ def test_a_whole_game_typed_in_a_terminal(child: pexpect.spawn) -> None:
         assert f"they gain {result.defeat[them]} defeat-scores" in shown
     else:
         assert f"your team gains {result.defeat[us]} defeat-scores" in shown
-    # The next game begins; leave politely.
+    # The next game begins.  'quit' asks first: 'n' goes back to the game, 'y' leaves the match.
     child.expect(r"> $")
     child.sendline("quit")
+    child.expect(r"Leave the match\? It ends here, unfinished \[y/N\] $")
+    child.sendline("n")
+    child.expect(r"> $")
+    assert "Bye." not in screen(child)
+    child.sendline("q h")  # 'q' is the queen's letter, not 'quit': this is the card Q♥
+    child.expect(r"> $")
+    assert "Leave the match" not in screen(child)
+    child.sendline("quit")
+    child.expect(r"\[y/N\] $")
+    child.sendline("y")
     child.expect("Bye.")
     child.expect(pexpect.EOF)
+
+
+def test_long_lines_wrap_between_words_in_a_narrow_terminal() -> None:
+    goat_cmd = shutil.which("goat") or f"{sys.executable} -m goat"
+    env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": "40", "LINES": "30"}
+    spawned = pexpect.spawn(
+        f"{goat_cmd} play --seat 0 --seed 3", encoding="utf-8", dimensions=(30, 40), env=env, timeout=20
+    )
+    try:
+        spawned.expect(r"> $")
+        lines = [line.rstrip() for line in ANSI.sub("", spawned.before or "").replace("\r", "").splitlines()]
+    finally:
+        spawned.close(force=True)
+    sentence = "Goat — you sit at seat 0; partner: greedy; opponents: greedy; seed 3."
+    start = next(i for i, line in enumerate(lines) if line.startswith("Goat — "))
+    wrapped = []
+    for line in lines[start:]:
+        wrapped.append(line)
+        if line.endswith("seed 3."):
+            break
+    assert len(wrapped) > 1 and all(len(line) <= 40 for line in wrapped)
+    assert " ".join(wrapped) == sentence  # every break falls between two words

@@ -63,3 +63,51 @@ def test_every_public_name_is_documented() -> None:
         "goat.bots.worlds",
     ):
         assert f"automodule:: {module}\n" in api or f"automodule:: {module}\r" in api, module
+
+
+ROOT = DOCS.parent
+# The files a user gets: everything in the repository but hidden folders (git, virtual environments, caches),
+# builds and the vendored intersphinx inventories.
+SKIP = {"_build", "_inventories", "__pycache__", "build", "dist", "node_modules"}
+
+
+def project_text_files() -> list[Path]:
+    found = []
+    for path in ROOT.rglob("*"):
+        parts = path.relative_to(ROOT).parts
+        if any(part.startswith(".") or part in SKIP or part.endswith(".egg-info") for part in parts[:-1]):
+            continue
+        if path.is_file() and path.suffix in {".py", ".md", ".toml", ".txt", ".json", ".js", ""}:
+            found.append(path)
+    return found
+
+
+def test_the_rules_page_numbers_every_rule_once() -> None:
+    rules = (DOCS / "rules.md").read_text(encoding="utf-8")
+    for number in range(1, 24):
+        assert len(re.findall(rf"^\*\*R{number} ", rules, flags=re.M)) == 1, f"R{number}"
+    assert not re.search(r"^\*\*R" + "24 ", rules, flags=re.M)
+
+
+def test_the_project_cites_only_its_own_files() -> None:
+    # The rules live in docs/rules.md and the API in the reference: the design notes the project was built from
+    # (RULES, API, ARCHITECTURE, PROTOCOL, each a .md file) are not in it, so nothing may send a reader to them.
+    cited = re.compile(r"\b(RULES|API|ARCHITECTURE|PROTOCOL)" + r"\.md\b")
+    offenders = []
+    for path in project_text_files():
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            continue
+        offenders += [f"{path.relative_to(ROOT)}: {m[0]}" for m in cited.finditer(text)]
+    assert offenders == []
+
+
+def test_every_rule_number_cited_exists() -> None:
+    numbers = set()
+    for path in project_text_files():
+        try:
+            numbers |= {int(n) for n in re.findall(r"\bR(\d{1,3})\b", path.read_text(encoding="utf-8"))}
+        except UnicodeDecodeError:
+            continue
+    assert numbers and max(numbers) <= 23 and min(numbers) >= 1

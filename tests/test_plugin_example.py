@@ -43,3 +43,19 @@ def test_the_example_plays_a_match(installed: None) -> None:
     players = [goat.load_strategy(name, seed=seat) for seat, name in enumerate(["hoarder", "random"] * 2)]
     played = arena.play_match(players, seed=5, names=["hoarder", "random"] * 2)
     assert played.match.is_over and not played.faults
+
+
+def test_the_examples_own_tests_pass(installed: None) -> None:
+    done = pytest.main(["-q", "-p", "no:cacheprovider", str(EXAMPLE / "tests")])
+    assert done == 0
+
+
+def test_the_tutorial_shows_the_examples_real_files() -> None:
+    tutorial = (Path(__file__).resolve().parent.parent / "docs" / "tutorial-bot.md").read_text(encoding="utf-8")
+    for path in ("goat_plugin_example/__init__.py", "pyproject.toml", "tests/test_hoarder.py"):
+        assert (EXAMPLE / path).is_file()
+        assert f"```{{literalinclude}} ../examples/goat-plugin-example/{path}\n" in tutorial, path
+    project = tomllib.loads((EXAMPLE / "pyproject.toml").read_text())
+    assert project["build-system"]["build-backend"]  # pip can build it
+    assert "goat-cards[testing]" in project["project"]["optional-dependencies"]["test"]
+    assert "goat-cards[testing]" in tutorial and "goat-cards[cli]" in tutorial  # the extras are named

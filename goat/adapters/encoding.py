@@ -49,7 +49,9 @@ from goat.view import PlayerView
 
 __all__ = ["NUM_ACTIONS", "OBSERVATION_SIZE", "decode", "encode", "legal_actions", "observation", "subset_of"]
 
+#: The number of actions: 15 leads, 15 beats, 15 passes (by subset of the sorted hand), declare, wait.
 NUM_ACTIONS = 47
+#: The length of an observation vector (see the layout above).
 OBSERVATION_SIZE = 310
 _OFFSET = {MoveKind.LEAD: 0, MoveKind.BEAT: 15, MoveKind.PASS: 30}
 MOLODKA_ACTION = 45

@@ -111,16 +111,18 @@ class PlayerView:
         return self.to_play is None
 
 
-_SEEN: dict[tuple[Move, bool], SeenMove] = {}
+_SEEN: dict[object, SeenMove] = {}
 
 
 def _seen(move: Move, seat: int) -> SeenMove:
+    # Seen moves are shared between views (they are values; building them afresh costs).  Another seat's
+    # pass is keyed by what the viewer may know of it — seat and size — never by its hidden cards: whether
+    # two views hold the same object must not tell a bot whether two face-down passes held the same cards.
     hidden = move.kind is MoveKind.PASS and move.seat != seat
-    key = (move, hidden)
+    key: object = (move.seat, len(move.cards)) if hidden else move
     found = _SEEN.get(key)
     if found is None:
-        size = len(move.cards)
-        found = SeenMove(move.kind, move.seat, size, frozenset() if hidden else move.cards)
+        found = SeenMove(move.kind, move.seat, len(move.cards), frozenset() if hidden else move.cards)
         if len(_SEEN) > 200_000:  # bounded memory for long simulations
             _SEEN.clear()
         _SEEN[key] = found

@@ -51,6 +51,20 @@ def test_r23_other_passes_show_their_size_not_their_cards() -> None:
     assert mine.passed == frozenset(goat.cards("10H 6C"))
 
 
+def test_r23_which_objects_views_share_tells_nothing_of_hidden_cards() -> None:
+    # Two deals that differ only in which two cards seat 1 passes face down.  Whether seat 0's views of the
+    # two passes are one object or two must not depend on the hidden cards.
+    hands = ["9H 10C QS 7S", "10H 9D JS 6C", "KH AH 8S 6D", "7H 8D KC AC"]
+    same_a = run(game(hands, trump_card="AD"), "0 lead QS 7S", "1 pass 10H 6C")
+    same_b = run(game(hands, trump_card="AD"), "0 lead QS 7S", "1 pass 10H 6C")
+    other = run(game(hands, trump_card="AD"), "0 lead QS 7S", "1 pass 9D JS")
+    pass_a, pass_b, pass_other = (goat.view(s, 0).table[1] for s in (same_a, same_b, other))
+    assert pass_a == pass_b == pass_other
+    assert (pass_a is pass_b) == (pass_a is pass_other)
+    # Seat 1's own view of its pass shows the cards, and so is another value.
+    assert goat.view(same_a, 1).table[1] != goat.view(other, 1).table[1]
+
+
 def test_r23_tricks_and_public_history() -> None:
     state = game(["9H 10C QS 7S", "10H 9D JS 6C", "KH AH 8S 6D", "7H 8D KC AC"], trump_card="AD")
     state = run(state, "0 lead QS 7S", "1 beat 9D JS", "2 pass KH AH", "3 pass KC 7H")

@@ -36,17 +36,21 @@ autodoc_member_order = "bysource"
 autodoc_default_options = {"members": True, "show-inheritance": True}
 autodoc_type_aliases = {"FaultPolicy": "goat.arena.FaultPolicy"}
 
-# Intersphinx links to Python, attrs and Hypothesis.  Each inventory is fetched from the web, and where
-# there is no web (this project's CI) read from Debian's documentation packages instead, which .ci/run
-# installs (python3-doc, python-attr-doc, python-hypothesis-doc).
-_DEBIAN = "/usr/share/doc"
+# Intersphinx links to Python, attrs and Hypothesis.  The docs build without the web: each inventory is read from
+# the copy vendored in docs/_inventories/ first (the web only if that copy is missing), and the links it makes
+# still go to the projects' sites (the first item of each pair).  The copies come from Debian 12's documentation
+# packages:
+#   python.inv      python3.11-doc 3.11.2 (via python3-doc)   /usr/share/doc/python3.11/html/objects.inv
+#   attrs.inv       python-attr-doc 22.2.0                    /usr/share/doc/python-attr-doc/html/objects.inv
+#   hypothesis.inv  python-hypothesis-doc 6.67.1              /usr/share/doc/python-hypothesis-doc/html/objects.inv
+# To refresh one, download the site's own inventory over it, e.g.
+#   curl -fsSL -o docs/_inventories/hypothesis.inv https://hypothesis.readthedocs.io/en/latest/objects.inv
+# (or copy it from a newer Debian package) and check that `sphinx-build -W --keep-going docs /tmp/html` stays clean.
+_INVENTORIES = Path(__file__).resolve().parent / "_inventories"
 intersphinx_mapping = {
-    "python": ("https://docs.python.org/3", (None, f"{_DEBIAN}/python3.11/html/objects.inv")),
-    "attrs": ("https://www.attrs.org/en/stable", (None, f"{_DEBIAN}/python-attr-doc/html/objects.inv")),
-    "hypothesis": (
-        "https://hypothesis.readthedocs.io/en/latest",
-        (None, f"{_DEBIAN}/python-hypothesis-doc/html/objects.inv"),
-    ),
+    "python": ("https://docs.python.org/3", (str(_INVENTORIES / "python.inv"), None)),
+    "attrs": ("https://www.attrs.org/en/stable", (str(_INVENTORIES / "attrs.inv"), None)),
+    "hypothesis": ("https://hypothesis.readthedocs.io/en/latest", (str(_INVENTORIES / "hypothesis.inv"), None)),
 }
 intersphinx_timeout = 5
 nitpicky = False

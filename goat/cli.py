@@ -11,7 +11,7 @@ import random
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from goat.errors import MissingExtraError
 
@@ -35,10 +35,10 @@ except ImportError as error:  # pragma: no cover - exercised in a subprocess tes
 
 import goat
 from goat import arena, records, tui
-from goat.rules import legal_moves, play
+from goat.rules import play
 from goat.scoring import Match, score
 from goat.state import GameState
-from goat.strategy import Strategy, StrategyLoadError, end_game, start_game
+from goat.strategy import Strategy, StrategyLoadError, canonical_move, end_game, start_game
 from goat.view import view
 
 __all__ = ["main"]
@@ -54,17 +54,52 @@ def _console() -> Console:
     return Console(highlight=False, markup=False, soft_wrap=not terminal, width=None if terminal else 120)
 
 
-def _load(spec: str, seed: int, param: str) -> Strategy:
-    """Build a bot from a name or a spec such as ``ismcts[time_ms=50]``.
+def _load(
+    spec: str,
+    seed: int,
+    param: str,
+    *,
+    seat: int = 0,
+    isolation: arena.Isolation = "auto",
+    time_limit: float | None = None,
+) -> Strategy:
+    """Build a bot from a name or a spec such as ``ismcts[time_ms=50]``, in-process or sealed as a tournament would.
 
-    A name or spec that is wrong is bad usage (exit 2); a plugin that is broken, a failed run (exit 1).
+    A sealed bot is started and greeted at once (for ``seat``), so that one that cannot start fails
+    here.  A name or spec that is wrong is bad usage (exit 2); a bot that is broken, a failed run (exit 1).
     """
     try:
-        return goat.load_strategy(spec, seed=seed)
+        bot = arena.Entrant(spec).player(seed, isolation=isolation, time_limit=time_limit)
+        if isinstance(bot, arena.ProcessStrategy):
+            bot.hello(seat)
+        return bot
     except goat.StrategyNameError as error:
         raise click.BadParameter(str(error), param_hint=param) from None
-    except StrategyLoadError as error:
+    except arena.BotFault as fault:
+        tail = f"; its standard error ends: {fault.stderr.strip()[-500:]}" if fault.stderr.strip() else ""
+        raise click.ClickException(f"the bot {spec!r} does not start: {fault}{tail}") from None
+    except (StrategyLoadError, ValueError) as error:
         raise click.ClickException(str(error)) from None
+
+
+def _isolation_option(function: Any) -> Any:
+    return click.option(
+        "--isolation",
+        type=click.Choice(["auto", "process", "none"]),
+        default="auto",
+        show_default=True,
+        help="How bots play: 'process' seals each seat in a child process, 'none' plays in this process, "
+        "'auto' seals other distributions' plugins and exec: bots only.",
+    )(function)
+
+
+def _time_limit_option(function: Any) -> Any:
+    return click.option(
+        "--time-limit",
+        type=click.FloatRange(min=0, min_open=True),
+        default=None,
+        help="Seconds each bot has for each decision and hook (default: none in-process, 10 s sealed).",
+    )(function)
 
 
 SPEC_HELP = "A strategy name, with options in brackets if it takes any: 'ismcts[time_ms=50]'."
@@ -90,7 +125,8 @@ def table_bots(seat: int, partner: str, opponents: str, seed: int) -> dict[int, 
     """The three bots at a person's table, seeded from ``seed`` (tests rebuild the same table)."""
     names = {(seat + 2) % 4: partner, (seat + 1) % 4: opponents, (seat + 3) % 4: opponents}
     return {
-        s: _load(name, seed * 4 + s, "--partner" if s == (seat + 2) % 4 else "--opponents") for s, name in names.items()
+        s: _load(name, seed * 4 + s, "--partner" if s == (seat + 2) % 4 else "--opponents", seat=s)
+        for s, name in names.items()
     }
 
 
@@ -121,6 +157,16 @@ def play_command(seat: int, partner: str, opponents: str, seed: int | None) -> N
     names = {s: partner if s == (seat + 2) % 4 else opponents for s in bots}
     console.print(f"Goat — you sit at seat {seat}; partner: {partner}; opponents: {opponents}; seed {seed}.")
     console.print("Type 'help' at any prompt for how to play.\n")
+    try:
+        _play_match(console, seat, bots, names, seed)
+    finally:
+        for bot in bots.values():  # a sealed bot's process ends with the match
+            close = getattr(bot, "close", None)
+            if isinstance(bot, arena.ProcessStrategy) and close is not None:
+                close()
+
+
+def _play_match(console: Console, seat: int, bots: dict[int, Strategy], names: dict[int, str], seed: int) -> None:
     seeds = game_seeds(seed)
     match = Match()
     number = 0
@@ -135,11 +181,20 @@ def play_command(seat: int, partner: str, opponents: str, seed: int | None) -> N
         state = finished
         result = score(state)
         for s, bot in bots.items():
-            end_game(bot, view(state, s), result)
+            _bot_call(console, s, names, end_game, bot, view(state, s), result)
         match = match.record(state)
         tui.print_lines(console, tui.result_lines(result, seat, match))
         console.print()
     console.print(Text(tui.goat_line(match, seat), style="bold"))
+
+
+def _bot_call(console: Console, seat: int, names: dict[int, str], function: Any, *args: Any) -> Any:
+    """Call a bot; a bot that fails must not stop the person's game: say so, and go on (``None``)."""
+    try:
+        return function(*args)
+    except Exception as error:
+        console.print(f"  ({tui.seat_name(seat, None, names)}'s bot failed: {error}; the game goes on)", style="yellow")
+        return None
 
 
 def _ask(console: Console, prompt: str) -> str | None:
@@ -156,7 +211,7 @@ def _play_game(
     console: Console, state: GameState, me: int, bots: dict[int, Strategy], names: dict[int, str], number: int
 ) -> GameState | None:
     for s, bot in bots.items():
-        start_game(bot, view(state, s))
+        _bot_call(console, s, names, start_game, bot, view(state, s))
     while not state.is_over:
         seat = state.to_move
         assert seat is not None
@@ -166,9 +221,10 @@ def _play_game(
                 return None
         else:
             seen = view(state, seat)
-            move = bots[seat].choose(seen, seen.legal_moves)
-            if move not in legal_moves(state):  # a broken bot must not stop the person's game
-                move = legal_moves(state)[0]
+            answer = _bot_call(console, seat, names, bots[seat].choose, seen, seen.legal_moves)
+            move = canonical_move(answer, seen.legal_moves)
+            if move is None:  # a broken bot must not stop the person's game
+                move = seen.legal_moves[0]
         tricks = len(state.tricks)
         state = play(state, move)
         if move.kind is not goat.MoveKind.WAIT or move.seat == me:  # others' waits are private (R14, R23)
@@ -234,7 +290,16 @@ def _reason(error: goat.IllegalMoveError, move: goat.Move, seen: goat.PlayerView
     default=None,
     help="Write every game's record to this file (JSON lines), for 'goat replay'.",
 )
-def match_command(team_a: str, team_b: str, seed: int, games_log: TextIO | None) -> None:
+@_isolation_option
+@_time_limit_option
+def match_command(
+    team_a: str,
+    team_b: str,
+    seed: int,
+    games_log: TextIO | None,
+    isolation: arena.Isolation,
+    time_limit: float | None,
+) -> None:
     """One match: bot TEAM_A in seats 0 and 2 against bot TEAM_B in seats 1 and 3.
 
     TEAM_A and TEAM_B are strategy names, with options in brackets if they take any ('ismcts[time_ms=50]').
@@ -245,10 +310,18 @@ def match_command(team_a: str, team_b: str, seed: int, games_log: TextIO | None)
       goat match greedy random --seed 3 --games-log games.jsonl
     """
     players = [
-        _load(team_a if s % 2 == 0 else team_b, seed * 4 + s, "TEAM_A" if s % 2 == 0 else "TEAM_B") for s in range(4)
+        _load(
+            team_a if s % 2 == 0 else team_b,
+            seed * 4 + s,
+            "TEAM_A" if s % 2 == 0 else "TEAM_B",
+            seat=s,
+            isolation=isolation,
+            time_limit=time_limit,
+        )
+        for s in range(4)
     ]
     names = tuple(team_a if s % 2 == 0 else team_b for s in range(4))
-    played = arena.play_match(players, seed=seed, names=names, on_fault="forfeit")
+    played = arena.play_match(players, seed=seed, names=names, on_fault="forfeit", time_limit=time_limit)
     console = _console()
     running = Match()
     for number, record in enumerate(played.games, start=1):
@@ -301,8 +374,17 @@ class _RateColumn(ProgressColumn):
     default=None,
     help="Also write the results as JSON to this file (opened before the run).",
 )
+@_isolation_option
+@_time_limit_option
 def tournament_command(
-    names: tuple[str, ...], matches: int, jobs: int | None, seed: int, progress: bool | None, json_file: TextIO | None
+    names: tuple[str, ...],
+    matches: int,
+    jobs: int | None,
+    seed: int,
+    progress: bool | None,
+    json_file: TextIO | None,
+    isolation: arena.Isolation,
+    time_limit: float | None,
 ) -> None:
     """A duplicate round-robin tournament of the named bots, on all cores, with a live progress bar.
 
@@ -321,7 +403,9 @@ def tournament_command(
             param_hint="--matches",
         )
     for name in names:
-        _load(name, 0, "NAMES")
+        bot = _load(name, 0, "NAMES", isolation=isolation)
+        if isinstance(bot, arena.ProcessStrategy):
+            bot.close()
     console = _console()
     if progress is None:
         progress = sys.stderr.isatty()
@@ -334,7 +418,15 @@ def tournament_command(
             def advance(done: int, total: int) -> None:
                 bar.update(task, completed=done, total=total)
 
-            result = arena.run_tournament(list(names), matches=matches, seed=seed, executor=executor, progress=advance)
+            result = arena.run_tournament(
+                list(names),
+                matches=matches,
+                seed=seed,
+                executor=executor,
+                progress=advance,
+                isolation=isolation,
+                time_limit=time_limit,
+            )
     finally:
         if executor is not None:
             executor.shutdown()
@@ -407,6 +499,27 @@ def strategies_command(check: bool) -> None:
     console.print(table)
     if broken:
         raise click.ClickException(f"{broken} strategy plugin{'s' if broken > 1 else ''} failed to load")
+
+
+# --- goat bot -----------------------------------------------------------------------------------
+
+
+@main.command("bot", context_settings=CONTEXT, short_help="Serve a strategy as a protocol bot on stdin/stdout.")
+@click.argument("name")
+def bot_command(name: str) -> None:
+    """Play the strategy NAME as a protocol bot on standard input and output, for any referee.
+
+    NAME is an installed strategy (a plugin or a built-in), with options in brackets if it takes any.
+    The referee's hello gives the seed.  'exec:goat bot greedy' is a sealed greedy.
+
+    \b
+    Example:
+      goat tournament 'exec:goat bot greedy' random --matches 2
+    """
+    from goat.arena import protocol
+
+    _load(name, 0, "NAME")  # an unknown name is bad usage, before any message
+    raise SystemExit(protocol.serve(lambda seed: goat.load_strategy(name, seed=seed), name=name))
 
 
 # --- goat replay -------------------------------------------------------------------------

@@ -53,13 +53,30 @@ from goat.rules import new_game, play
 from goat.scoring import GameResult, score
 from goat.state import GameState
 
-__all__ = ["FORMAT_VERSION", "Fault", "GameRecord", "RecordError", "dumps", "from_state", "loads", "replay"]
+__all__ = [
+    "FAULT_KINDS",
+    "FORMAT_VERSION",
+    "Fault",
+    "GameRecord",
+    "RecordError",
+    "dumps",
+    "from_state",
+    "loads",
+    "replay",
+]
 
 FORMAT = "goat-game-record"
 #: The version :func:`dumps` writes and :func:`loads` reads.
 FORMAT_VERSION = 1
 #: The defeat-scores a forfeiting team gains (as for a game without a trick, R19).
 FORFEIT_DEFEAT = 6
+
+
+#: What a fault can be: an in-process bot raised (``exception``), answered a move that is not legal or
+#: not a move (``illegal``) or overran its budget (``timeout``); a sealed bot also replied ``error``,
+#: broke the protocol (``protocol``), died (``crash``) or flooded its output (``flood``); ``disabled``
+#: is a seat not asked again after an earlier fault.
+FAULT_KINDS = ("exception", "illegal", "timeout", "error", "protocol", "crash", "flood", "disabled")
 
 
 class RecordError(GoatError, ValueError):
@@ -71,10 +88,11 @@ class Fault:
     """A bot's failure at one decision, as the arena recorded it."""
 
     seat: int
-    move: int  #: 1-based number of the decision in the game
-    kind: str  #: ``"exception"``, ``"illegal"``, ``"timeout"`` or ``"disabled"``
+    move: int  #: 1-based number of the decision in the game (0: before the first, in ``start_game``)
+    kind: str  #: one of :data:`FAULT_KINDS`
     reason: str
     replacement: Move | None = None  #: the move played instead (``on_fault="random"``), or ``None``
+    stderr: str | None = None  #: the tail of a sealed bot's standard error, if it wrote any
 
 
 @attrs.frozen
@@ -160,7 +178,7 @@ def replay(record: GameRecord) -> tuple[GameState, ...]:
         faulty = [f.seat for f in record.faults if f.replacement is None and f.seat % 2 == record.forfeit]
         if not faulty:
             raise RecordError(f"team {record.forfeit} forfeited, but no fault of theirs is recorded")
-        if record.result != forfeit_result(state, faulty[-1]):
+        if record.result != forfeit_result(state, faulty[0]):  # the first fault is the one that forfeited
             raise RecordError(f"the recorded result {record.result} is not that of team {record.forfeit}'s forfeit")
         return tuple(states)
     if not state.is_over:
@@ -211,6 +229,7 @@ def dumps(record: GameRecord, *, indent: int | None = None) -> str:
                 "kind": f.kind,
                 "reason": f.reason,
                 "replacement": None if f.replacement is None else str(f.replacement),
+                **({} if f.stderr is None else {"stderr": f.stderr}),
             }
             for f in record.faults
         ],
@@ -239,6 +258,13 @@ def _optional_int(data: dict[str, Any], name: str, where: str = "") -> int | Non
     value = data.get(name)
     if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
         raise RecordError(f"{where}field {name!r} must be an integer or null, not {value!r}")
+    return value
+
+
+def _optional_text(data: dict[str, Any], name: str, where: str = "") -> str | None:
+    value = data.get(name)
+    if value is not None and not isinstance(value, str):
+        raise RecordError(f"{where}field {name!r} must be text or absent, not {value!r}")
     return value
 
 
@@ -303,6 +329,7 @@ def loads(text: str | bytes, *, verify: bool = True) -> GameRecord:
                 _field(item, "kind", str, where),
                 _field(item, "reason", str, where),
                 None if replacement is None else _move(replacement, f"fault {i}"),
+                _optional_text(item, "stderr", where),
             )
         )
     record = GameRecord(

@@ -20,7 +20,7 @@ import json
 import os
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from importlib import metadata
 from typing import Any, Protocol, runtime_checkable
 
@@ -38,6 +38,8 @@ __all__ = [
     "StrategyLoadError",
     "StrategyNameError",
     "available_strategies",
+    "canonical_move",
+    "format_spec",
     "load_strategy",
     "parse_spec",
     "register_strategy",
@@ -249,14 +251,34 @@ def available_strategies() -> tuple[StrategyInfo, ...]:
 def strategy_factory(name: str) -> Callable[..., Any]:
     """The factory of the strategy called ``name``, importing its plugin if needed.
 
+    Besides the names of installed plugins and of :func:`register_strategy`, two forms name a
+    strategy directly: ``"package.module:factory"`` imports that factory (as an entry point would),
+    and ``"exec:COMMAND"`` runs ``COMMAND`` as a protocol bot in a child process
+    (:class:`goat.arena.sealed.ProcessStrategy`; the factory takes ``seed``, ``time_limit``,
+    ``memory_mb`` and ``cpu_seconds``).
+
     Raises :class:`StrategyLoadError` naming the plugin, its distribution and
     the cause if it cannot be imported or is not callable, if two
-    distributions claim the name, or if no strategy has that name (with the
-    closest known names).
+    distributions claim the name, or :class:`StrategyNameError` if no strategy
+    has that name (with the closest known names).
     """
     _check_name(name)
     if name in _REGISTERED:
         return _REGISTERED[name]
+    if name.startswith(EXEC_PREFIX):
+        return _exec_factory(name[len(EXEC_PREFIX) :])
+    if ":" in name:
+        return _load_entry(metadata.EntryPoint(name, name, ENTRY_POINT_GROUP), f"the factory {name!r}")
+    entry = entry_point(name)
+    info = _info(entry)
+    return _load_entry(entry, f"the strategy plugin {name!r} from {info.distribution} {info.version} ({info.target})")
+
+
+def entry_point(name: str) -> metadata.EntryPoint:
+    """The installed entry point that provides ``name``, found without importing anything.
+
+    Raises what :func:`strategy_factory` raises for a name that no plugin, or two, provide.
+    """
     found = _discovered()
     entry = found.entries.get(name)
     if entry is None:
@@ -271,20 +293,45 @@ def strategy_factory(name: str) -> Callable[..., Any]:
         close = difflib.get_close_matches(name, known, n=3)
         hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
         raise StrategyNameError(f"no strategy named {name!r}{hint} (known: {', '.join(known) or 'none'})")
-    info = _info(entry)
+    return entry
+
+
+def _load_entry(entry: metadata.EntryPoint, what: str) -> Callable[..., Any]:
     try:
         factory = entry.load()
-    except Exception as error:
-        raise StrategyLoadError(
-            f"the strategy plugin {name!r} from {info.distribution} {info.version} ({info.target}) "
-            f"failed to import: {type(error).__name__}: {error}"
-        ) from error
+    except (Exception, SystemExit) as error:  # a plugin that calls sys.exit() on import is broken too
+        raise StrategyLoadError(f"{what} failed to import: {type(error).__name__}: {error}") from error
     if not callable(factory):
-        raise StrategyLoadError(
-            f"the strategy plugin {name!r} from {info.distribution} {info.version}: "
-            f"{info.target} is {type(factory).__name__}, not a callable factory"
-        )
+        raise StrategyLoadError(f"{what} is {type(factory).__name__}, not a callable factory")
     return factory  # type: ignore[no-any-return]
+
+
+def _exec_factory(command: str) -> Callable[..., Any]:
+    if not command.strip():
+        raise StrategyNameError("'exec:' names a command to run, e.g. 'exec:python3 my_bot.py'")
+    # goat.arena.sealed sits below this module; it is needed only when a protocol bot is asked for.
+    from goat.arena.sealed import ProcessStrategy
+
+    def factory(**options: Any) -> Strategy:
+        return ProcessStrategy(command, **options)
+
+    return factory
+
+
+def canonical_move(move: object, legal: tuple[Move, ...]) -> Move | None:
+    """The referee's own object among ``legal`` for a bot's ``move``, or ``None`` if it is not one of them.
+
+    A bot's object is never played: only a real :class:`~goat.Move` (its type, not what its
+    ``__class__`` claims) is looked up, by the value it holds, so a subclass with a lying ``__eq__``
+    or a look-alike cannot pass for a legal move.
+    """
+    if type(move) is not Move:
+        return None
+    key = move._key
+    for candidate in legal:
+        if candidate._key == key:
+            return candidate
+    return None
 
 
 _SPEC = re.compile(r"(?P<name>[^\[\]]+)\[(?P<options>.*)\]", re.S)
@@ -333,6 +380,20 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
 EXEC_PREFIX = "exec:"
 
 
+def format_spec(name: str, options: Mapping[str, Any]) -> str:
+    """The spec :func:`parse_spec` reads back as ``(name, options)``: ``format_spec("ismcts", {"time_ms": 50})``
+    is ``"ismcts[time_ms=50]"``.
+
+    >>> parse_spec(format_spec("ismcts", {"time_ms": 50, "mode": "a,b"}))
+    ('ismcts', {'time_ms': 50, 'mode': 'a,b'})
+    """
+    if not options:
+        return name
+    if name.startswith(EXEC_PREFIX):
+        raise StrategyNameError(f"an exec: command takes no options in brackets: {name!r}")
+    return f"{name}[{', '.join(f'{key}={json.dumps(value)}' for key, value in options.items())}]"
+
+
 def load_strategy(name: str, **options: Any) -> Strategy:
     """Build the strategy called ``name``: ``factory(**options)`` (``seed=`` among them).
 
@@ -349,7 +410,7 @@ def load_strategy(name: str, **options: Any) -> Strategy:
     factory = strategy_factory(name)
     try:
         strategy = factory(**options)
-    except Exception as error:
+    except (Exception, SystemExit) as error:
         raise StrategyLoadError(f"the factory of strategy {name!r} raised {type(error).__name__}: {error}") from error
     if not isinstance(strategy, Strategy):
         raise StrategyLoadError(

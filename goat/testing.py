@@ -38,14 +38,16 @@ except ImportError as error:  # pragma: no cover - exercised in a subprocess tes
     raise MissingExtraError("goat.testing", "Hypothesis", "testing", error) from None
 
 from goat import _hypothesis as _types
+from goat.arena.game import interrupts_seen, is_real_interrupt, watching_interrupts
+from goat.arena.protocol import view_to_json
 from goat.cards import DECK, Card, Suit
 from goat.moves import Move, MoveKind
 from goat.rules import legal_moves, new_game, play
 from goat.scoring import GameResult, Match, score
 from goat.seats import is_seat
 from goat.state import GameState
-from goat.strategy import Strategy, end_game, start_game
-from goat.view import view
+from goat.strategy import Strategy, canonical_move
+from goat.view import PlayerView, view
 
 __all__ = [
     "StrategyCheckError",
@@ -368,13 +370,32 @@ class StrategyCheckError(AssertionError):
     """A bot failed :func:`check_strategy`; the message says which game, seat and move."""
 
 
+def _call(where: str, function: Callable[..., Any], *args: Any) -> Any:
+    """A bot's call; whatever it raises (``BaseException`` too, but a real Ctrl-C) is a :class:`StrategyCheckError`.
+
+    ``where`` says where it was and what was called, e.g. ``"game 1, seat 2: start_game()"``.
+    """
+    before = interrupts_seen()
+    try:
+        return function(*args)
+    except BaseException as error:
+        if is_real_interrupt(error, before):
+            raise
+        raise StrategyCheckError(f"{where} raised {type(error).__name__}: {error}") from error
+
+
+def _snapshot(seen: PlayerView, legal: tuple[Move, ...]) -> tuple[object, ...]:
+    """The view and the legal moves as plain values, so that a change to any object reachable from them,
+    however it is made (``object.__setattr__`` on a shared Move included), shows."""
+    return (view_to_json(seen), [str(move) for move in legal], [move._key for move in legal], len(legal))
+
+
 def _play_checked(bots: list[Strategy], state: GameState, game: int) -> tuple[GameState, list[Move]]:
     chosen: list[Move] = []
     for seat, bot in enumerate(bots):
-        try:
-            start_game(bot, view(state, seat))
-        except Exception as error:
-            raise StrategyCheckError(f"game {game}, seat {seat}: start_game() raised {error!r}") from error
+        hook = getattr(bot, "start_game", None)
+        if hook is not None:
+            _call(f"game {game}, seat {seat}: start_game()", hook, view(state, seat))
     while not state.is_over:
         decider = state.to_move
         assert decider is not None
@@ -382,34 +403,31 @@ def _play_checked(bots: list[Strategy], state: GameState, game: int) -> tuple[Ga
         seen = view(state, seat)
         legal = seen.legal_moves
         where = f"game {game}, move {len(chosen) + 1}, seat {seat}"
-        try:
-            move = bots[seat].choose(seen, legal)
-        except Exception as error:
-            raise StrategyCheckError(f"{where}: choose() raised {type(error).__name__}: {error}") from error
-        if seen != view(state, seat) or legal != legal_moves(state):
+        before = _snapshot(seen, legal)
+        answer = _call(f"{where}: choose()", bots[seat].choose, seen, legal)
+        if _snapshot(seen, legal) != before or _snapshot(view(state, seat), legal_moves(state)) != before:
             raise StrategyCheckError(f"{where}: choose() changed the view or the legal moves it was given")
-        if not isinstance(move, Move):
-            raise StrategyCheckError(f"{where}: choose() returned {move!r}, not a goat.Move")
-        if move not in legal:
+        if type(answer) is not Move:  # its real type: a subclass or a look-alike is no Move
             raise StrategyCheckError(
-                f"{where}: choose() returned {move}, which is not legal; legal: {', '.join(map(str, legal))}"
+                f"{where}: choose() returned {answer!r:.80} (a {type(answer).__name__}), not a goat.Move"
+            )
+        move = canonical_move(answer, legal)
+        if move is None:
+            raise StrategyCheckError(
+                f"{where}: choose() returned {answer}, which is not legal; legal: {', '.join(map(str, legal))}"
             )
         chosen.append(move)
         state = play(state, move)
     result = score(state)
     for seat, bot in enumerate(bots):
-        try:
-            end_game(bot, view(state, seat), result)
-        except Exception as error:
-            raise StrategyCheckError(f"game {game}, seat {seat}: end_game() raised {error!r}") from error
+        hook = getattr(bot, "end_game", None)
+        if hook is not None:
+            _call(f"game {game}, seat {seat}: end_game()", hook, view(state, seat), result)
     return state, chosen
 
 
 def _run(factory: Callable[..., Any], games: int, seed: int, options: dict[str, Any]) -> list[list[Move]]:
-    try:
-        bots = [factory(seed=seed * 4 + seat, **options) for seat in range(4)]
-    except Exception as error:
-        raise StrategyCheckError(f"the factory raised {type(error).__name__}: {error}") from error
+    bots = [_call("the factory", lambda s=seat: factory(seed=seed * 4 + s, **options)) for seat in range(4)]
     for seat, bot in enumerate(bots):
         if not isinstance(bot, Strategy):
             raise StrategyCheckError(f"the factory made {bot!r} for seat {seat}, which has no choose(view, legal)")
@@ -445,8 +463,11 @@ def check_strategy(strategy_factory: Callable[..., Any], *, games: int = 10, see
     """
     if games.__class__ is not int or games < 1:
         raise ValueError(f"games must be a positive int, not {games!r}")
-    first = _run(strategy_factory, games, seed, options)
-    second = _run(strategy_factory, games, seed, options)
+    if not callable(strategy_factory):
+        raise TypeError(f"check_strategy() takes a strategy factory, not {strategy_factory!r}")
+    with watching_interrupts():
+        first = _run(strategy_factory, games, seed, options)
+        second = _run(strategy_factory, games, seed, options)
     for game, (a, b) in enumerate(zip(first, second, strict=True), start=1):
         for number, (move_a, move_b) in enumerate(zip(a, b, strict=False), start=1):
             if move_a != move_b:

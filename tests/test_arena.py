@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+import multiprocessing
+import os
 import pickle
 import random
+import signal
 import time
 from collections.abc import Callable
-from concurrent.futures import Executor, Future
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -21,11 +24,12 @@ class InlineExecutor(Executor):
     every job is pickled and unpickled, as it would be to travel to another machine, then run here."""
 
     def __init__(self) -> None:
-        self.jobs: list[Any] = []
+        self.jobs: list[Any] = []  # the matches (not the check that the entrants build where they run)
 
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
         fn, args, kwargs = pickle.loads(pickle.dumps((fn, args, kwargs)))
-        self.jobs.append(args[0] if args else None)
+        if args and hasattr(args[0], "seed"):
+            self.jobs.append(args[0])
         future: Future[Any] = Future()
         try:
             future.set_result(fn(*args, **kwargs))
@@ -143,9 +147,17 @@ def test_a_faulty_bot_is_replaced_by_random_moves(bad: type) -> None:
         assert record.faults[0].kind == "timeout" and {f.kind for f in record.faults[1:]} <= {"disabled"}
 
 
+def raiser(*, seed: int | None = None) -> Raiser:
+    return Raiser()
+
+
+def cheater(*, seed: int | None = None) -> Cheater:
+    return Cheater()
+
+
 def test_a_tournament_with_faulty_bots_finishes_and_counts_their_faults() -> None:
-    goat.register_strategy("raiser-test", lambda *, seed=None: Raiser())
-    goat.register_strategy("cheater-test", lambda *, seed=None: Cheater())
+    goat.register_strategy("raiser-test", raiser)
+    goat.register_strategy("cheater-test", cheater)
     try:
         result = arena.run_tournament(
             ["raiser-test", "cheater-test", "random"], matches=2, seed=1, executor=InlineExecutor()
@@ -159,6 +171,31 @@ def test_a_tournament_with_faulty_bots_finishes_and_counts_their_faults() -> Non
     assert result["random"].match_wins == 4
 
 
+def test_a_registered_strategy_that_cannot_reach_the_workers_is_refused_before_the_start() -> None:
+    goat.register_strategy("lambda-test", lambda *, seed=None: Raiser())
+    try:
+        for executor in (InlineExecutor(), None):  # pickles its jobs; the default process pool
+            with pytest.raises(ValueError, match=r"'lambda-test' is registered in this process .* cannot be sent"):
+                arena.run_tournament(["lambda-test", "random"], matches=2, seed=1, executor=executor)
+        with pytest.raises(ValueError, match="a sealed bot cannot import"):
+            arena.run_tournament(["lambda-test", "random"], matches=2, seed=1, isolation="process")
+        with ThreadPoolExecutor(max_workers=1) as threads:  # one process: it works
+            result = arena.run_tournament(["lambda-test", "random"], matches=2, seed=1, executor=threads)
+        assert result["lambda-test"].faults > 0
+    finally:
+        goat.unregister_strategy("lambda-test")
+
+
+def test_a_registered_module_level_factory_works_in_a_spawned_pool() -> None:
+    goat.register_strategy("cheater-spawn", cheater)
+    try:
+        with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as spawned:
+            result = arena.run_tournament(["cheater-spawn", "random"], matches=2, seed=1, executor=spawned)
+    finally:
+        goat.unregister_strategy("cheater-spawn")
+    assert result["cheater-spawn"].faults > 0 and result["random"].match_wins == 2
+
+
 # --- tournaments ------------------------------------------------------------------
 
 
@@ -169,7 +206,7 @@ def test_duplicate_format_plays_each_board_with_the_teams_swapped() -> None:
     assert len(jobs) == result.matches == 4
     boards: dict[int, list[tuple[str, str]]] = {}
     for job in jobs:
-        boards.setdefault(job.seed, []).append((job.team0.name, job.team1.name))
+        boards.setdefault(job.seed, []).append((job.team0.entrant.name, job.team1.entrant.name))
     assert len(boards) == 2
     assert all(sorted(sides) == [("greedy", "random"), ("random", "greedy")] for sides in boards.values())
     assert result["greedy"].matches == result["random"].matches == 4
@@ -229,3 +266,140 @@ def test_wilson_interval() -> None:
     assert low == pytest.approx(0.4038, abs=1e-4) and high == pytest.approx(0.5962, abs=1e-4)
     low, high = arena.wilson_interval(0, 10)
     assert low == 0.0 and high == pytest.approx(0.2775, abs=1e-4)
+
+
+# --- a hostile in-process bot -----------------------------------------------------------
+
+
+class LyingMove(Move):
+    """A Move subclass that claims to equal anything."""
+
+    def __eq__(self, other: object) -> bool:
+        return True
+
+    def __hash__(self) -> int:
+        return 0
+
+
+class LyingBot:
+    def choose(self, view: PlayerView, legal: tuple[Move, ...]) -> Move:
+        return LyingMove(MoveKind.LEAD, view.seat, goat.cards("AS"))
+
+
+class LookAlike:
+    """Not a Move at all, but its __class__ says it is one."""
+
+    def __init__(self, move: Move) -> None:
+        self.kind, self.seat, self.cards, self.mask, self._key = move.kind, move.seat, move.cards, move.mask, 0
+
+    @property  # type: ignore[misc]
+    def __class__(self) -> type:
+        return Move
+
+
+class LookAlikeBot:
+    def choose(self, view: PlayerView, legal: tuple[Move, ...]) -> Move:
+        return LookAlike(legal[0])  # type: ignore[return-value]
+
+
+def raising(error: BaseException) -> type:
+    class Bot:
+        def choose(self, view: PlayerView, legal: tuple[Move, ...]) -> Move:
+            raise error
+
+    return Bot
+
+
+@pytest.mark.parametrize(
+    ("bad", "kind", "reason"),
+    [
+        (LyingBot, "illegal", "returned a LyingMove, which is not one of the"),
+        (LookAlikeBot, "illegal", "returned a LookAlike, which is not one of the"),
+        (raising(KeyboardInterrupt()), "exception", "KeyboardInterrupt"),
+        (raising(GeneratorExit()), "exception", "GeneratorExit"),
+        (raising(SystemExit(3)), "exception", "SystemExit"),
+        (raising(TimeoutError("my own timeout")), "exception", "TimeoutError: my own timeout"),
+    ],
+)
+def test_a_hostile_in_process_bot_is_its_own_teams_fault(bad: type, kind: str, reason: str) -> None:
+    players = [bad(), *bots("random", "random", "random", seed=1)]
+    for time_limit in (None, 1.0):  # called directly, and in a thread under a budget
+        played = arena.play_match(players, seed=4, time_limit=time_limit)
+        assert played.match.is_over and played.match.goat == 0  # the cheat cannot make the others forfeit
+        assert {f.seat for f in played.faults} == {0}
+        assert played.faults[0].kind == kind and reason in played.faults[0].reason
+        for game in played.games:
+            assert game.forfeit == 0 and game.result.points == (0, 120)
+
+
+def test_a_real_ctrl_c_still_stops_the_match() -> None:
+    class Interrupted:
+        def choose(self, view: PlayerView, legal: tuple[Move, ...]) -> Move:
+            os.kill(os.getpid(), signal.SIGINT)  # as if the person pressed Ctrl-C while this bot thinks
+            time.sleep(1)
+            return legal[0]
+
+    with pytest.raises(KeyboardInterrupt):
+        arena.play_match([Interrupted(), *bots("random", "random", "random")], seed=1)
+
+
+class HookHanger:
+    def __init__(self, where: str) -> None:
+        self.where = where
+
+    def start_game(self, view: PlayerView) -> None:
+        if self.where == "start":
+            time.sleep(0.5)
+
+    def end_game(self, view: PlayerView, result: goat.GameResult) -> None:
+        if self.where == "end":
+            time.sleep(0.5)
+
+    def choose(self, view: PlayerView, legal: tuple[Move, ...]) -> Move:
+        return legal[0]
+
+
+@pytest.mark.parametrize("where", ["start", "end"])
+def test_the_time_limit_covers_the_hooks(where: str) -> None:
+    started = time.perf_counter()
+    record = arena.play_game([HookHanger(where), *bots("random", "random", "random")], seed=1, time_limit=0.05)
+    assert time.perf_counter() - started < 0.4
+    (fault,) = record.faults
+    assert fault.kind == "timeout" and f"{where}_game" in fault.reason
+    assert (record.forfeit == 0) == (where == "start")  # a late end_game only gets recorded
+
+
+def test_an_overrunning_bot_is_not_called_again_in_the_match() -> None:
+    calls = []
+
+    class Slow:
+        def choose(self, view: PlayerView, legal: tuple[Move, ...]) -> Move:
+            calls.append(time.perf_counter())
+            time.sleep(0.3)
+            return legal[0]
+
+    started = time.perf_counter()
+    played = arena.play_match([Slow(), *bots("random", "random", "random")], seed=2, time_limit=0.02)
+    assert len(calls) == 1  # the abandoned call ran on; the bot was never called beside it
+    assert played.faults[0].kind == "timeout" and {f.kind for f in played.faults[1:]} == {"disabled"}
+    assert time.perf_counter() - started < 0.3 * len(played.games)
+
+
+def exiting(*, seed: int | None = None) -> goat.Strategy:
+    class Exiting:
+        def choose(self, view: PlayerView, legal: tuple[Move, ...]) -> Move:
+            os._exit(7)  # as a segfault or the OOM killer would end the worker
+
+    return Exiting()
+
+
+def test_a_worker_killed_by_a_bot_costs_only_its_matches() -> None:
+    goat.register_strategy("exiting-test", exiting)
+    try:
+        result = arena.run_tournament(["exiting-test", "greedy", "random"], matches=2, seed=1, isolation="none")
+    finally:
+        goat.unregister_strategy("exiting-test")
+    assert result.matches == 2 and result["greedy"].matches == result["random"].matches == 2
+    assert len(result.void) == 4 and all("died twice" in (v.void or "") for v in result.void)
+    assert result["exiting-test"].void == 4 and result["exiting-test"].matches == 0
+    assert "void: exiting-test vs" in result.table() and '"void"' in result.to_json()

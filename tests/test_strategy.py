@@ -122,7 +122,9 @@ def test_a_plugin_that_fails_to_import_is_loud_and_named(fake_distribution: Any)
 
 def test_a_plugin_whose_factory_is_not_callable_is_refused(fake_distribution: Any) -> None:
     fake_distribution("goat-bot-odd", {"odd": "odd_bot:factory"}, code={"odd_bot.py": "factory = 42\n"})
-    with pytest.raises(StrategyLoadError, match=r"'odd' from goat-bot-odd 1.0: odd_bot:factory is int"):
+    with pytest.raises(
+        StrategyLoadError, match=r"'odd' from goat-bot-odd 1.0 \(odd_bot:factory\) is int, not a callable"
+    ):
         goat.load_strategy("odd")
 
 

@@ -254,3 +254,43 @@ def test_a_falsifying_game_state_prints_as_code_that_makes_it_again() -> None:
     shown = notes.split("state=", 1)[1].split("\n", 1)[0].split("  # ", 1)[0].strip().rstrip(",")
     state = eval(shown, vars(goat))
     assert isinstance(state, GameState) and len(state.history) == 3
+
+
+class ForgedMove(Move):
+    def __eq__(self, other: object) -> bool:
+        return True
+
+    def __hash__(self) -> int:
+        return 0
+
+
+@pytest.mark.parametrize(
+    ("choose", "message"),
+    [
+        (lambda view, legal: ForgedMove(MoveKind.WAIT, view.seat, ()), "a ForgedMove.*not a goat.Move"),
+        (lambda view, legal: type("Fake", (), {"__class__": property(lambda self: Move)})(), "not a goat.Move"),
+        (lambda view, legal: (_ for _ in ()).throw(KeyboardInterrupt()), "raised KeyboardInterrupt"),
+        (lambda view, legal: (_ for _ in ()).throw(SystemExit(2)), "raised SystemExit"),
+    ],
+)
+def test_every_bot_failure_is_a_strategy_check_error(choose: Any, message: str) -> None:
+    factory = bot(lambda rng, view, legal: choose(view, legal))
+    with pytest.raises(StrategyCheckError, match=message):
+        check_strategy(factory, games=1)
+
+
+def test_a_bot_that_changes_its_legal_moves_is_caught() -> None:
+    changed: list[tuple[Move, int]] = []
+
+    def tamper(rng: random.Random, view: PlayerView, legal: tuple[Move, ...]) -> Move:
+        if len(legal) > 1 and not changed:
+            changed.append((legal[-1], legal[-1]._key))
+            object.__setattr__(legal[-1], "_key", legal[0]._key)  # the last move now passes for the first
+        return legal[0]
+
+    try:
+        with pytest.raises(StrategyCheckError, match="changed the view or the legal moves"):
+            check_strategy(bot(tamper), games=1)
+    finally:
+        for move, key in changed:  # the moves are the engine's own, shared: put it back
+            object.__setattr__(move, "_key", key)

@@ -1,0 +1,50 @@
+"""Where bots meet: games, matches and duplicate round-robin tournaments, refereed.
+
+The arena is the one place that holds a :class:`~goat.GameState` and bots at once, and it trusts
+nothing a bot hands it.  A bot is shown only its :class:`~goat.PlayerView` (which carries the
+match's defeat-scores, R23) and the legal moves; the move it answers is looked up among the legal
+ones, and only the referee's own object is played.  A bot that raises (``BaseException`` included),
+answers something that is not a legal move, overruns its ``time_limit`` (its hooks included) or —
+sealed — crashes, hangs, floods or breaks the protocol is handled by the fault policy:
+
+- ``on_fault="forfeit"``: its team loses the game 120 : 0 with 6 defeat-scores;
+- ``on_fault="random"``: a uniformly random legal move is played instead.
+
+Either way the fault is recorded (seat, move number, kind, reason, the tail of a sealed bot's
+standard error) in the :class:`~goat.records.GameRecord`, and a tournament always finishes.
+
+>>> import goat
+>>> from goat import arena
+>>> bots = [goat.load_strategy(name, seed=seat) for seat, name in enumerate(["greedy", "random"] * 2)]
+>>> record = arena.play_game(bots, seed=1)
+>>> sum(record.result.points), record.faults
+(120, ())
+
+The package holds one concern per module: :mod:`goat.arena.game` (one game and one match under a
+fault policy), :mod:`goat.arena.protocol` (the bot protocol's messages, and the bot side),
+:mod:`goat.arena.sealed` (bots in child processes), :mod:`goat.arena.tournament` (tournaments on
+any :class:`concurrent.futures.Executor`) and :mod:`goat.arena.stats` (the results).
+"""
+
+from __future__ import annotations
+
+from goat.arena.game import FaultPolicy, MatchRecord, play_game, play_match
+from goat.arena.sealed import BotFault, ProcessStrategy
+from goat.arena.stats import EntrantResult, MatchOutcome, TournamentResult, wilson_interval
+from goat.arena.tournament import Entrant, Isolation, run_tournament
+
+__all__ = [
+    "BotFault",
+    "Entrant",
+    "EntrantResult",
+    "FaultPolicy",
+    "Isolation",
+    "MatchOutcome",
+    "MatchRecord",
+    "ProcessStrategy",
+    "TournamentResult",
+    "play_game",
+    "play_match",
+    "run_tournament",
+    "wilson_interval",
+]

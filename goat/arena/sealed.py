@@ -1,0 +1,481 @@
+"""Sealed bots: a protocol bot in a child process, which the referee can time, limit and kill.
+
+:class:`BotProcess` is one child process speaking the protocol of :mod:`goat.arena.protocol`: it writes
+a request, reads exactly one reply line within a deadline, keeps a bounded tail of the bot's standard
+error, and kills the bot's whole process group when it overruns, floods, breaks the protocol or when
+the match ends.  :class:`ProcessStrategy` wraps it as a :class:`~goat.Strategy`; it is what
+``goat.load_strategy("exec:COMMAND")`` returns, and what the arena plays sealed entrants with.
+
+Every failure of the bot is a :class:`BotFault` whose ``kind`` says what happened: ``"timeout"``,
+``"crash"`` (the process exited, was killed, or could not start), ``"protocol"`` (a reply that is not
+one JSON object, the wrong ``type``, a missing field, output nobody asked for), ``"flood"`` (a line
+over :data:`~goat.arena.protocol.MAX_LINE` bytes), ``"error"`` (the bot answered with an ``error``
+message) or ``"illegal"`` (a move that does not parse or is not legal).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import selectors
+import shlex
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from goat.arena.protocol import (
+    MAX_LINE,
+    PROTOCOL_VERSION,
+    ProtocolError,
+    decode,
+    encode,
+    notation,
+    parse_move,
+    result_to_json,
+    view_text,
+)
+from goat.errors import GoatError, InvalidMoveError
+from goat.moves import Move
+from goat.scoring import GameResult
+from goat.strategy import canonical_move
+from goat.view import PlayerView
+
+__all__ = [
+    "DEFAULT_TIME_LIMIT",
+    "STARTUP_LIMIT",
+    "STDERR_TAIL",
+    "BotFault",
+    "BotProcess",
+    "ProcessStrategy",
+    "bot_command",
+    "import_path_env",
+]
+
+#: Seconds a sealed bot has for each reply when nobody sets a limit: sealed play never waits forever.
+DEFAULT_TIME_LIMIT: Final = 10.0
+#: Seconds a new process has to answer ``hello`` (interpreter start-up and imports included).
+STARTUP_LIMIT: Final = 10.0
+#: Bytes of a bot's standard error kept for the record of a fault (the last ones).
+STDERR_TAIL: Final = 4096
+#: Seconds a bot has to exit after ``quit`` before its process group is killed.
+QUIT_GRACE: Final = 0.5
+
+# A tiny launcher runs between the referee and the bot: it asks Linux to kill the bot when the referee
+# dies (PR_SET_PDEATHSIG, so that not even a killed referee leaves a bot behind), sets the resource
+# limits, then execs the bot.  Doing this in a launcher rather than in preexec_fn keeps the referee from
+# running Python code between fork and exec, which is unsafe in a process with threads.
+_LAUNCHER: Final = """\
+import os, sys
+referee, memory, cpu, argv = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4:]
+if sys.platform.startswith("linux"):
+    import ctypes, signal
+    ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    if os.getppid() != referee:  # the referee died before that took effect
+        os._exit(1)
+if memory != "-" or cpu != "-":
+    import resource
+    if memory != "-":
+        resource.setrlimit(resource.RLIMIT_AS, (int(memory), int(memory)))
+    if cpu != "-":
+        resource.setrlimit(resource.RLIMIT_CPU, (int(cpu), int(cpu) + 1))
+try:
+    os.execvp(argv[0], argv)
+except OSError as error:
+    print(f"cannot start {argv[0]!r}: {error.strerror}", file=sys.stderr)
+    os._exit(127)
+"""
+
+
+class BotFault(GoatError):  # noqa: N818 - "fault" is the arena's word (records.Fault)
+    """A sealed bot failed: ``kind`` says how (see the module documentation), ``reason`` in words.
+
+    ``stderr`` is the tail of the bot's standard error, ``killed`` whether the process was killed
+    (it is then started afresh for the next game).
+    """
+
+    def __init__(self, kind: str, reason: str, *, stderr: str = "", killed: bool = False) -> None:
+        super().__init__(f"{kind}: {reason}")
+        self.kind = kind
+        self.reason = reason
+        self.stderr = stderr
+        self.killed = killed
+
+
+def bot_command(spec: str) -> list[str]:
+    """The command that serves the installed strategy ``spec`` as a sealed bot, with this interpreter."""
+    return [sys.executable, "-m", "goat.arena", spec]
+
+
+def import_path_env() -> dict[str, str]:
+    """The environment a child of this interpreter needs to import what this process imports: its ``sys.path``."""
+    return {"PYTHONPATH": os.pathsep.join(entry for entry in sys.path if entry)}
+
+
+class BotProcess:
+    """One child process speaking the bot protocol, seen from the referee.
+
+    The child runs in a session (process group) of its own, so that killing it kills whatever it
+    started too.  Nothing here blocks without a deadline.
+    """
+
+    def __init__(
+        self,
+        argv: Sequence[str],
+        *,
+        memory_mb: int | None = None,
+        cpu_seconds: int | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> None:
+        if not argv or not all(isinstance(arg, str) for arg in argv):
+            raise ValueError(f"a bot command is a non-empty list of words, not {argv!r}")
+        if (memory_mb is not None or cpu_seconds is not None) and os.name != "posix":
+            raise ValueError("memory and CPU limits for sealed bots need a POSIX system")
+        self.argv = list(argv)
+        self.memory_mb = memory_mb
+        self.cpu_seconds = cpu_seconds
+        self.env = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONIOENCODING": "utf-8", **(env or {})}
+        self._process: subprocess.Popen[bytes] | None = None
+        self._buffer = bytearray()
+        self._stderr = bytearray()
+        self._selector: selectors.BaseSelector | None = None
+
+    # --- life ---------------------------------------------------------------------------
+
+    @property
+    def alive(self) -> bool:
+        """Whether the process is running."""
+        return self._process is not None and self._process.poll() is None
+
+    @property
+    def pid(self) -> int | None:
+        return None if self._process is None else self._process.pid
+
+    @property
+    def stderr_tail(self) -> str:
+        """The last :data:`STDERR_TAIL` bytes the bot wrote to its standard error, as text."""
+        return self._stderr[-STDERR_TAIL:].decode("utf-8", "replace")
+
+    def start(self) -> None:
+        """Start the process; :class:`BotFault` (``"crash"``) if the command cannot be run."""
+        self.close()
+        argv = self.argv
+        if os.name == "posix":
+            memory = "-" if self.memory_mb is None else str(self.memory_mb * 1024 * 1024)
+            cpu = "-" if self.cpu_seconds is None else str(self.cpu_seconds)
+            argv = [sys.executable, "-I", "-S", "-c", _LAUNCHER, str(os.getpid()), memory, cpu, *argv]
+        try:
+            process = subprocess.Popen(
+                argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                bufsize=0,
+                close_fds=True,
+                start_new_session=os.name == "posix",
+                env=self.env,
+            )
+        except OSError as error:
+            raise BotFault("crash", f"cannot start {shlex.join(self.argv)}: {error.strerror or error}") from None
+        assert process.stdin is not None and process.stdout is not None and process.stderr is not None
+        for stream in (process.stdin, process.stdout, process.stderr):
+            os.set_blocking(stream.fileno(), False)
+        self._process = process
+        self._stdout_closed = False
+        self._buffer.clear()
+        self._stderr.clear()
+        self._selector = selectors.DefaultSelector()
+        self._selector.register(process.stdout, selectors.EVENT_READ)
+        self._selector.register(process.stderr, selectors.EVENT_READ)
+
+    def close(self) -> None:
+        """Say ``quit``, give the bot :data:`QUIT_GRACE` seconds to exit, then kill its process group."""
+        process = self._process
+        if process is None:
+            return
+        if process.poll() is None:
+            try:
+                assert process.stdin is not None
+                os.write(process.stdin.fileno(), encode({"type": "quit"}))
+            except OSError:
+                pass
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                process.wait(timeout=QUIT_GRACE)
+        self._kill()
+
+    def _kill(self) -> None:
+        """Kill the process and everything in its group, reap it, and close the pipes."""
+        process = self._process
+        if process is None:
+            return
+        self._process = None
+        try:
+            if os.name == "posix":
+                os.killpg(process.pid, signal.SIGKILL)  # the group outlives its leader: kill it whatever
+            else:  # pragma: no cover - not POSIX
+                process.kill()
+        except (ProcessLookupError, PermissionError):
+            pass
+        process.wait()
+        if self._selector is not None:
+            self._selector.close()
+            self._selector = None
+        for stream in (process.stdin, process.stdout, process.stderr):
+            if stream is not None:
+                with contextlib.suppress(OSError):
+                    stream.close()
+        # Drain nothing more: the tail read so far is what the record keeps.
+
+    def fail(self, kind: str, reason: str, *, kill: bool = True) -> BotFault:
+        """A :class:`BotFault` of this bot, with its stderr tail; the process is killed first unless ``kill=False``."""
+        if kill:
+            self._kill()
+        return BotFault(kind, reason, stderr=self.stderr_tail, killed=kill)
+
+    def _exit_reason(self) -> str:
+        process = self._process
+        assert process is not None
+        try:
+            code = process.wait(timeout=1.0)
+        except subprocess.TimeoutExpired:
+            return "closed its standard output"
+        if code < 0:
+            try:
+                return f"was killed by {signal.Signals(-code).name}"
+            except ValueError:
+                return f"was killed by signal {-code}"
+        return f"exited with status {code}"
+
+    # --- talking ------------------------------------------------------------------------
+
+    def request(self, message: Mapping[str, Any], *, timeout: float) -> dict[str, Any]:
+        """Send ``message`` and read its one reply within ``timeout`` seconds; :class:`BotFault` otherwise."""
+        return self.request_line(encode(message), str(message.get("type")), timeout=timeout)
+
+    def request_line(self, line: bytes, kind: str, *, timeout: float) -> dict[str, Any]:
+        """:meth:`request` for a message already encoded as one line (of type ``kind``)."""
+        if self._process is None:
+            raise BotFault("crash", "the process is not running")
+        deadline = time.monotonic() + timeout
+        self._check_quiet()
+        self._write(line, deadline, kind)
+        reply = self._read_line(deadline, kind, timeout)
+        try:
+            return decode(reply)
+        except ProtocolError as error:
+            raise self.fail("protocol", f"replied to {kind!r} with {error}") from None
+
+    def _check_quiet(self) -> None:
+        """The bot speaks only when spoken to: output waiting before a request breaks the protocol."""
+        self._pump(0.0)
+        if self._buffer:
+            shown = bytes(self._buffer[:80]).decode("utf-8", "replace")
+            raise self.fail("protocol", f"wrote {shown!r} when nobody had asked it anything")
+        if self._stdout_closed:
+            raise self.fail("crash", f"the process {self._exit_reason()}")
+
+    def _write(self, data: bytes, deadline: float, what: str) -> None:
+        process = self._process
+        assert process is not None and process.stdin is not None
+        fd = process.stdin.fileno()
+        view = memoryview(data)
+        while view:
+            try:
+                written = os.write(fd, view)
+            except BlockingIOError:
+                written = 0
+            except (BrokenPipeError, ConnectionResetError):
+                raise self.fail("crash", f"the process {self._exit_reason()} before reading {what!r}") from None
+            view = view[written:]
+            if view:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise self.fail("timeout", f"did not read the {what!r} request in time; the process was killed")
+                with selectors.DefaultSelector() as writable:
+                    writable.register(fd, selectors.EVENT_WRITE)
+                    writable.select(remaining)
+
+    _stdout_closed = False
+
+    def _pump(self, timeout: float) -> None:
+        """Read whatever stdout and stderr have, waiting at most ``timeout`` seconds for something."""
+        selector = self._selector
+        assert selector is not None and self._process is not None
+        for key, _ in selector.select(timeout):
+            stream = key.fileobj
+            try:
+                data = os.read(stream.fileno(), 65536)  # type: ignore[union-attr]
+            except BlockingIOError:
+                continue
+            if stream is self._process.stderr:
+                if not data:
+                    selector.unregister(stream)
+                else:
+                    self._stderr += data
+                    del self._stderr[:-STDERR_TAIL]
+            elif not data:
+                selector.unregister(stream)
+                self._stdout_closed = True
+            else:
+                self._buffer += data
+
+    def _read_line(self, deadline: float, what: str, timeout: float) -> bytes:
+        while True:
+            end = self._buffer.find(b"\n")
+            if end >= 0:
+                line = bytes(self._buffer[: end + 1])
+                del self._buffer[: end + 1]
+                if len(line) > MAX_LINE:
+                    raise self.fail("flood", f"replied to {what!r} with a line of {len(line)} bytes")
+                return line
+            if len(self._buffer) > MAX_LINE:
+                raise self.fail("flood", f"wrote more than {MAX_LINE} bytes without a line end")
+            if self._stdout_closed:
+                raise self.fail("crash", f"the process {self._exit_reason()} instead of replying to {what!r}")
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise self.fail("timeout", f"no reply to {what!r} within {timeout:g} s; the process was killed")
+            self._pump(remaining)
+
+
+class ProcessStrategy:
+    """A protocol bot in a child process, used as a :class:`~goat.Strategy`.
+
+    ``goat.load_strategy("exec:python3 my_bot.py")`` makes one.  The process starts at the first
+    ``start_game`` (or ``choose``), is told its seat and ``seed`` in ``hello``, serves one seat for as
+    many games as it is given, and is started afresh after it was killed.  ``time_limit`` is the
+    seconds it has for each reply (default :data:`DEFAULT_TIME_LIMIT`); ``memory_mb`` and
+    ``cpu_seconds`` limit the process on POSIX systems; ``env`` adds to its environment.  Any
+    failure raises :class:`BotFault`.
+    Close it (or use it in a ``with`` block) to end the process; the arena closes the bots of a match
+    when the match ends.
+    """
+
+    def __init__(
+        self,
+        command: str | Sequence[str],
+        *,
+        seed: int | None = None,
+        time_limit: float | None = None,
+        startup_limit: float = STARTUP_LIMIT,
+        memory_mb: int | None = None,
+        cpu_seconds: int | None = None,
+        name: str | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> None:
+        argv = shlex.split(command) if isinstance(command, str) else list(command)
+        if not argv:
+            raise ValueError(f"a bot command names a program to run, not {command!r}")
+        if seed is not None and seed.__class__ is not int:
+            raise TypeError(f"seed must be an int or None, not {seed!r}")
+        for what, value in (("time_limit", time_limit), ("startup_limit", startup_limit)):
+            if value is not None and not (isinstance(value, (int, float)) and value > 0):
+                raise ValueError(f"{what} must be a positive number of seconds, not {value!r}")
+        self.name = name or shlex.join(argv)
+        self.seed = seed
+        self.time_limit = DEFAULT_TIME_LIMIT if time_limit is None else float(time_limit)
+        self.startup_limit = float(startup_limit)
+        self.bot_name: str | None = None  #: the name the bot gave in its ``hello``
+        self._process = BotProcess(argv, memory_mb=memory_mb, cpu_seconds=cpu_seconds, env=env)
+        self._game = 0
+
+    def __repr__(self) -> str:
+        return f"ProcessStrategy({self.name!r}, seed={self.seed!r})"
+
+    @property
+    def process(self) -> BotProcess:
+        return self._process
+
+    def hello(self, seat: int) -> None:
+        """Start the process (if it is not running) and greet it: the bot learns its seat and seed."""
+        self._ensure(seat)
+
+    def _ensure(self, seat: int) -> None:
+        if self._process.alive:
+            return
+        self._process.start()
+        hello = {
+            "type": "hello",
+            "protocol": PROTOCOL_VERSION,
+            "seat": seat,
+            "seed": self.seed,
+            "time_limit": self.time_limit,
+        }
+        reply = self._expect(hello, "hello", max(self.startup_limit, self.time_limit))
+        if reply.get("protocol") != PROTOCOL_VERSION or not isinstance(reply.get("name"), str):
+            raise self._process.fail(
+                "protocol", f"answered hello with {reply!r:.200}; expected protocol {PROTOCOL_VERSION} and a name"
+            )
+        self.bot_name = reply["name"]
+
+    def _expect(self, message: dict[str, Any] | tuple[str, str], kind: str, timeout: float) -> dict[str, Any]:
+        """Send a message (a dict, or its type and JSON text) and read its reply, which must be of type ``kind``."""
+        if isinstance(message, tuple):
+            sent, text = message
+            reply = self._process.request_line(text.encode("utf-8") + b"\n", sent, timeout=timeout)
+            message = {"type": sent}
+        else:
+            reply = self._process.request(message, timeout=timeout)
+        if reply["type"] == "error":
+            said = reply.get("message")
+            if not isinstance(said, str):
+                said = repr(reply)
+            raise self._process.fail("error", f"answered {message['type']!r} with an error: {said:.500}", kill=False)
+        if reply["type"] != kind:
+            raise self._process.fail(
+                "protocol", f"answered {message['type']!r} with {reply['type']!r:.40}, not {kind!r}"
+            )
+        return reply
+
+    def start_game(self, view: PlayerView, *, timeout: float | None = None) -> None:
+        """Tell the bot a game starts (starting its process first if it is not running)."""
+        self._ensure(view.seat)
+        self._game += 1
+        text = f'{{"type":"start_game","game":{self._game},"view":{view_text(view)}}}'
+        self._expect(("start_game", text), "ok", timeout or self.time_limit)
+
+    def choose(self, view: PlayerView, legal: tuple[Move, ...], *, timeout: float | None = None) -> Move:
+        """The bot's move: one of ``legal`` (the referee's own object), or :class:`BotFault`."""
+        self._ensure(view.seat)
+        moves = json.dumps([notation(m) for m in legal], ensure_ascii=False, separators=(",", ":"))
+        text = f'{{"type":"choose","game":{self._game},"view":{view_text(view)},"legal":{moves}}}'
+        reply = self._expect(("choose", text), "move", timeout or self.time_limit)
+        try:
+            move = parse_move(reply.get("move"), "move")
+        except (ProtocolError, InvalidMoveError) as error:
+            raise self._process.fail(
+                "illegal", f"replied with a move that does not parse: {error}", kill=False
+            ) from None
+        found = canonical_move(move, legal)
+        if found is None:
+            raise self._process.fail(
+                "illegal", f"replied {move}, which is not one of the {len(legal)} legal moves", kill=False
+            )
+        return found
+
+    def end_game(
+        self, view: PlayerView, result: GameResult, *, timeout: float | None = None, forfeit: int | None = None
+    ) -> None:
+        """Tell the bot the game is over, with its result (``forfeit``: the team that forfeited)."""
+        if not self._process.alive:
+            return  # it died during the game; it learns of the next game when it is started again
+        outcome = json.dumps(result_to_json(result, forfeit=forfeit), separators=(",", ":"))
+        text = f'{{"type":"end_game","game":{self._game},"view":{view_text(view)},"result":{outcome}}}'
+        self._expect(("end_game", text), "ok", timeout or self.time_limit)
+
+    def close(self) -> None:
+        """End the bot's process (``quit``, then a kill if it lingers)."""
+        self._process.close()
+
+    def __enter__(self) -> ProcessStrategy:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        with contextlib.suppress(Exception):  # at interpreter shutdown, modules may be gone
+            self.close()

@@ -1,0 +1,167 @@
+"""Statistics of a tournament: each entrant's totals, with Wilson intervals, as data, JSON and a table."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable
+from typing import Any
+
+import attrs
+
+__all__ = ["EntrantResult", "MatchOutcome", "TournamentResult", "totals", "wilson_interval"]
+
+
+@attrs.frozen
+class MatchOutcome:
+    """How one match of a tournament ended, by team (team 0 sat in seats 0 and 2)."""
+
+    teams: tuple[str, str]  #: the entrants' titles
+    seed: int
+    goat: int | None  #: the team that is the goat (``None`` for a void match)
+    games: int
+    game_wins: tuple[int, int]
+    defeat: tuple[int, int]
+    faults: tuple[int, int]
+    #: Why the match was not played out: the worker process playing it died (twice); ``None`` if it was.
+    void: str | None = None
+
+
+def wilson_interval(successes: int, trials: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    """The Wilson score interval for a binomial proportion (95% by default).
+
+    >>> low, high = wilson_interval(90, 100)
+    >>> round(low, 3), round(high, 3)
+    (0.826, 0.945)
+    """
+    if trials <= 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+@attrs.frozen
+class EntrantResult:
+    """One entrant's totals over a tournament."""
+
+    name: str
+    matches: int
+    match_wins: int
+    games: int
+    game_wins: int
+    defeat: int  #: defeat-scores its teams gained, in all
+    faults: int  #: faults of its bots
+    void: int = 0  #: its matches that could not be played out (not counted in ``matches``)
+
+    @property
+    def match_win_rate(self) -> float:
+        return self.match_wins / self.matches if self.matches else 0.0
+
+    @property
+    def match_win_interval(self) -> tuple[float, float]:
+        """95% Wilson interval of the match win rate."""
+        return wilson_interval(self.match_wins, self.matches)
+
+    @property
+    def game_win_rate(self) -> float:
+        return self.game_wins / self.games if self.games else 0.0
+
+    @property
+    def game_win_interval(self) -> tuple[float, float]:
+        """95% Wilson interval of the game win rate."""
+        return wilson_interval(self.game_wins, self.games)
+
+    @property
+    def mean_defeat(self) -> float:
+        """Mean defeat-scores gained per game."""
+        return self.defeat / self.games if self.games else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "matches": self.matches,
+            "match_wins": self.match_wins,
+            "match_win_rate": self.match_win_rate,
+            "match_win_interval": list(self.match_win_interval),
+            "games": self.games,
+            "game_wins": self.game_wins,
+            "game_win_rate": self.game_win_rate,
+            "game_win_interval": list(self.game_win_interval),
+            "mean_defeat_per_game": self.mean_defeat,
+            "faults": self.faults,
+            "void_matches": self.void,
+        }
+
+
+@attrs.frozen
+class TournamentResult:
+    """A tournament's outcome: totals per entrant, best first, and the settings it ran with."""
+
+    entrants: tuple[EntrantResult, ...]
+    matches: int  #: matches played in all
+    seed: int
+    seconds: float = attrs.field(eq=False)
+    void: tuple[MatchOutcome, ...] = ()  #: matches that could not be played out, with the reason
+
+    def __getitem__(self, name: str) -> EntrantResult:
+        for entrant in self.entrants:
+            if entrant.name == name:
+                return entrant
+        raise KeyError(name)
+
+    def to_json(self, *, indent: int | None = 2) -> str:
+        """The result as JSON: settings, then one object per entrant."""
+        return json.dumps(
+            {
+                "matches": self.matches,
+                "seed": self.seed,
+                "seconds": round(self.seconds, 3),
+                "entrants": [e.to_dict() for e in self.entrants],
+                "void": [{"teams": list(v.teams), "seed": str(v.seed), "reason": v.void} for v in self.void],
+            },
+            indent=indent,
+        )
+
+    def table(self) -> str:
+        """A plain-text table, one row per entrant, with 95% Wilson intervals."""
+        width = max([len("entrant")] + [len(e.name) for e in self.entrants])
+        head = (
+            f"{'entrant':<{width}}  {'matches won':>17}  {'95% interval':>13}  {'games won':>15}  "
+            f"{'95% interval':>13}  {'defeat/game':>11}  {'faults':>6}"
+        )
+        rows = [head, "-" * len(head)]
+        for e in self.entrants:
+            ml, mh = e.match_win_interval
+            gl, gh = e.game_win_interval
+            rows.append(
+                f"{e.name:<{width}}  {e.match_wins:>5}/{e.matches:<5} {e.match_win_rate:>5.1%}  "
+                f"{ml:>5.1%}–{mh:<6.1%}  {e.game_wins:>5}/{e.games:<5} {e.game_win_rate:>3.0%}  "
+                f"{gl:>5.1%}–{gh:<6.1%}  {e.mean_defeat:>11.2f}  {e.faults:>6}"
+            )
+        rows += [f"void: {' vs '.join(v.teams)} (seed {v.seed}): {v.void}" for v in self.void]
+        return "\n".join(rows)
+
+    def __str__(self) -> str:
+        return self.table()
+
+
+def totals(titles: Iterable[str], outcomes: Iterable[MatchOutcome]) -> tuple[EntrantResult, ...]:
+    """Each entrant's totals over the outcomes, best first (match win rate, then game win rate, then name)."""
+    stats = {title: [0, 0, 0, 0, 0, 0, 0] for title in titles}  # matches, wins, games, wins, defeat, faults, void
+    for outcome in outcomes:
+        for team, title in enumerate(outcome.teams):
+            row = stats[title]
+            if outcome.void is not None:
+                row[6] += 1
+                continue
+            row[0] += 1
+            row[1] += outcome.goat == 1 - team
+            row[2] += outcome.games
+            row[3] += outcome.game_wins[team]
+            row[4] += outcome.defeat[team]
+            row[5] += outcome.faults[team]
+    results = [EntrantResult(title, *row) for title, row in stats.items()]
+    return tuple(sorted(results, key=lambda r: (-r.match_win_rate, -r.game_win_rate, r.name)))

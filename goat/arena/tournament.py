@@ -1,0 +1,396 @@
+"""Tournaments: a duplicate round-robin, each match a job on any :class:`concurrent.futures.Executor`.
+
+Every entrant plays either in the worker's own process (``isolation="none"``) or sealed, each seat
+a child process speaking the bot protocol (``isolation="process"``).  The default, ``"auto"``, is
+what a careful organiser does: goat-cards' own bots and the strategies of this very process play
+in-process, every other distribution's plugin and every ``exec:`` bot plays sealed.
+
+A worker process that dies (a bot calling ``os._exit``, a segfault, the OOM killer) costs at most
+the match it was playing: the matches lost with it are played again, each in a fresh worker, and a
+match that kills its worker a second time is recorded as void, with the reason.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import pickle
+import random
+import shlex
+import time
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor, as_completed
+from typing import Any, Literal
+
+import attrs
+
+from goat.arena.game import FaultPolicy, check_policy, play_match
+from goat.arena.sealed import BotFault, ProcessStrategy, bot_command, import_path_env
+from goat.arena.stats import MatchOutcome, TournamentResult, totals
+from goat.strategy import (
+    _REGISTERED,
+    EXEC_PREFIX,
+    Strategy,
+    StrategyLoadError,
+    entry_point,
+    format_spec,
+    load_strategy,
+    parse_spec,
+    register_strategy,
+)
+
+__all__ = ["Entrant", "Isolation", "run_tournament"]
+
+Isolation = Literal["auto", "process", "none"]
+_ISOLATIONS = ("auto", "process", "none")
+_OWN_DISTRIBUTION = "goat-cards"
+
+
+@attrs.frozen
+class Entrant:
+    """A tournament entrant: a strategy (as :func:`goat.load_strategy` names it), its options, how it plays.
+
+    ``name`` may be a spec with options (``"ismcts[time_ms=50]"``), an import path
+    (``"package.module:factory"``) or ``"exec:COMMAND"``.  ``isolation`` overrides the tournament's
+    for this entrant.
+    """
+
+    name: str
+    options: tuple[tuple[str, Any], ...] = ()
+    label: str | None = None  #: how the entrant is shown; defaults to its spec
+    isolation: Isolation | None = None
+
+    @property
+    def title(self) -> str:
+        """How the entrant is shown: its label, or its name with its options."""
+        return self.label or format_spec(self.name, dict(self.options))
+
+    @property
+    def spec(self) -> str:
+        """The name with every option, as one spec."""
+        name, given = parse_spec(self.name)
+        return format_spec(name, {**given, **dict(self.options)})
+
+    def build(self, seed: int) -> Strategy:
+        """The entrant's bot, in this process."""
+        return load_strategy(self.name, seed=seed, **dict(self.options))
+
+    def player(
+        self,
+        seed: int,
+        *,
+        isolation: Isolation = "auto",
+        time_limit: float | None = None,
+        memory_mb: int | None = None,
+        cpu_seconds: int | None = None,
+    ) -> Strategy:
+        """The entrant's bot as a tournament plays it: in this process, or sealed in a child process
+        (a :class:`~goat.arena.sealed.ProcessStrategy`), as ``isolation`` (or the entrant's own) decides."""
+        return _plan(_entrant(self), isolation).build(seed, time_limit, memory_mb, cpu_seconds)
+
+
+def _entrant(value: str | Entrant) -> Entrant:
+    if isinstance(value, Entrant):
+        if value.isolation is not None and value.isolation not in _ISOLATIONS:
+            raise ValueError(f"an entrant's isolation is one of {_ISOLATIONS}, not {value.isolation!r}")
+        return value
+    if isinstance(value, str):
+        return Entrant(value)
+    raise TypeError(f"an entrant is a strategy name or an Entrant, not {value!r}")
+
+
+@attrs.frozen
+class _Plan:
+    """How one entrant plays, decided in the referee's process before the tournament starts."""
+
+    entrant: Entrant
+    sealed: tuple[str, ...] | None  #: the command of its sealed bot; ``None``: in-process
+    factory: Callable[..., Any] | None = None  #: a factory registered in this process, sent to the workers
+
+    @property
+    def title(self) -> str:
+        return self.entrant.title
+
+    def build(self, seed: int, time_limit: float | None, memory_mb: int | None, cpu_seconds: int | None) -> Strategy:
+        if self.sealed is not None:
+            return ProcessStrategy(
+                self.sealed,
+                seed=seed,
+                time_limit=time_limit,
+                memory_mb=memory_mb,
+                cpu_seconds=cpu_seconds,
+                name=self.title,
+                # a bot served by this interpreter finds the plugins this process finds
+                env=import_path_env() if self.sealed[:3] == tuple(bot_command(""))[:3] else None,
+            )
+        name = parse_spec(self.entrant.name)[0]
+        if self.factory is not None and _REGISTERED.get(name) is not self.factory:
+            register_strategy(name, self.factory, replace=True)  # in a worker process that lacks it
+        return self.entrant.build(seed)
+
+
+def _importable(factory: Callable[..., Any]) -> str | None:
+    """``"module:qualname"`` if that path imports back to ``factory`` in another process, else ``None``."""
+    module = getattr(factory, "__module__", None)
+    qualname = getattr(factory, "__qualname__", None)
+    if not module or not qualname or module == "__main__" or "<" in qualname:
+        return None
+    try:
+        found: Any = importlib.import_module(module)
+        for part in qualname.split("."):
+            found = getattr(found, part)
+    except (ImportError, AttributeError):
+        return None
+    return f"{module}:{qualname}" if found is factory else None
+
+
+def _plan(entrant: Entrant, isolation: Isolation) -> _Plan:
+    name, options = parse_spec(entrant.name)
+    options = {**options, **dict(entrant.options)}
+    chosen = entrant.isolation or isolation
+    if name.startswith(EXEC_PREFIX):  # a protocol bot is a process whatever the isolation
+        if options:
+            raise ValueError(f"entrant {entrant.title!r}: an exec: bot takes no options")
+        return _Plan(entrant, tuple(shlex.split(name[len(EXEC_PREFIX) :])))
+    registered = _REGISTERED.get(name)
+    if registered is not None:
+        if chosen != "process":
+            return _Plan(entrant, None, registered)
+        path = _importable(registered)
+        if path is None:
+            raise ValueError(
+                f"entrant {entrant.title!r} is registered in this process with a factory that a sealed bot cannot "
+                f"import ({getattr(registered, '__module__', '?')}:{getattr(registered, '__qualname__', '?')}); "
+                "define the factory at the top level of an importable module, install it as a plugin, "
+                "or play it with isolation='none'"
+            )
+        return _Plan(entrant, tuple(bot_command(format_spec(path, options))))
+    if ":" not in name:
+        entry = entry_point(name)  # an unknown or contested name fails here, and nothing is imported
+        if chosen == "auto":
+            chosen = "none" if entry.dist is not None and entry.dist.name == _OWN_DISTRIBUTION else "process"
+    elif chosen == "auto":
+        chosen = "none"  # an import path is this user's own code
+    if chosen == "none":
+        return _Plan(entrant, None)
+    return _Plan(entrant, tuple(bot_command(format_spec(name, options))))
+
+
+@attrs.frozen
+class _Job:
+    """One match of a tournament, small and picklable so that any executor can run it."""
+
+    team0: _Plan
+    team1: _Plan
+    seed: int
+    on_fault: FaultPolicy
+    time_limit: float | None
+    memory_mb: int | None
+    cpu_seconds: int | None
+
+
+def _run_job(job: _Job) -> MatchOutcome:
+    base = random.Random(job.seed).randrange(2**32)
+    plans = [job.team0 if seat % 2 == 0 else job.team1 for seat in range(4)]
+    bots = [plan.build(base + seat, job.time_limit, job.memory_mb, job.cpu_seconds) for seat, plan in enumerate(plans)]
+    names = tuple(plan.title for plan in plans)
+    record = play_match(bots, seed=job.seed, on_fault=job.on_fault, time_limit=job.time_limit, names=names)
+    wins = [0, 0]
+    for game in record.games:
+        if game.result.winner is not None:
+            wins[game.result.winner] += 1
+    faults = [0, 0]
+    for fault in record.faults:
+        faults[fault.seat % 2] += 1
+    return MatchOutcome(
+        (job.team0.title, job.team1.title),
+        job.seed,
+        record.match.goat,
+        len(record.games),
+        (wins[0], wins[1]),
+        record.match.defeat,
+        (faults[0], faults[1]),
+    )
+
+
+def _probe(plans: Sequence[_Plan]) -> None:
+    """Build every entrant once where the matches will run, a sealed one up to its ``hello``: a name that
+    fails there fails the tournament before its first match."""
+    for plan in plans:
+        bot = plan.build(0, None, None, None)
+        if isinstance(bot, ProcessStrategy):
+            try:
+                bot.hello(seat=0)
+            except BotFault as fault:
+                said = f"; its standard error ends: {fault.stderr.strip()[-500:]}" if fault.stderr.strip() else ""
+                raise StrategyLoadError(f"the sealed bot {plan.title!r} does not start: {fault}{said}") from None
+            finally:
+                bot.close()
+
+
+def _jobs(
+    plans: list[_Plan],
+    boards: int,
+    seed: int,
+    on_fault: FaultPolicy,
+    time_limit: float | None,
+    memory_mb: int | None,
+    cpu_seconds: int | None,
+) -> list[_Job]:
+    """Every pairing, every board played twice with the teams swapped (duplicate format)."""
+    seeds = random.Random(seed)
+    jobs = []
+    for i, first in enumerate(plans):
+        for second in plans[i + 1 :]:
+            for _ in range(boards):
+                board = seeds.randrange(2**63)
+                jobs.append(_Job(first, second, board, on_fault, time_limit, memory_mb, cpu_seconds))
+                jobs.append(_Job(second, first, board, on_fault, time_limit, memory_mb, cpu_seconds))
+    return jobs
+
+
+def _check_travel(plans: Sequence[_Plan], executor: Executor | None) -> None:
+    """Factories registered in this process must reach the workers; say what to do if they cannot."""
+    if isinstance(executor, ThreadPoolExecutor):
+        return  # one process: the registry is shared
+    for plan in plans:
+        if plan.factory is None:
+            continue
+        try:
+            pickle.loads(pickle.dumps(plan.factory))
+        except Exception as error:
+            raise ValueError(
+                f"entrant {plan.title!r} is registered in this process with a factory that cannot be sent to "
+                f"worker processes ({type(error).__name__}: {error}); define it at the top level of an importable "
+                "module, install it as a plugin, or pass executor=concurrent.futures.ThreadPoolExecutor()"
+            ) from None
+
+
+def run_tournament(
+    entrants: Iterable[str | Entrant],
+    *,
+    matches: int,
+    seed: int,
+    executor: Executor | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    on_fault: FaultPolicy = "forfeit",
+    time_limit: float | None = None,
+    isolation: Isolation = "auto",
+    memory_mb: int | None = None,
+    cpu_seconds: int | None = None,
+) -> TournamentResult:
+    """A duplicate round-robin: every pairing plays ``matches`` matches, half with each team side.
+
+    Matches come in pairs that share a seed: the same sequence of deals is played once with each
+    entrant as team 0, to cut the luck of the deal (as in duplicate bridge), so ``matches`` is even.
+    Each match is a job on ``executor`` (default: a process pool over the local cores; pass any
+    :class:`concurrent.futures.Executor`, such as a ``dask.distributed`` client's
+    ``get_executor()``); ``progress(done, total)`` is called as matches finish.  Bots are built
+    where the match runs, each with its own seed derived from ``seed``, so a tournament is
+    reproducible whatever runs it — sealed or not: a sealed bot gets the same seed in its ``hello``.
+
+    ``isolation`` is how entrants play (each :class:`Entrant` may override it): ``"process"`` seals
+    every seat in a child process (killed when it overruns ``time_limit``; ``memory_mb`` and
+    ``cpu_seconds`` limit it on POSIX); ``"none"`` plays in the worker's process; ``"auto"`` (the
+    default) seals other distributions' plugins and ``exec:`` bots and plays goat-cards' own bots and
+    this process's registered strategies in-process.  Everything that can fail — an unknown name, a
+    registered factory that cannot reach the workers, a plugin that does not load there — fails
+    before the first match.
+    """
+    field = [_entrant(e) for e in entrants]
+    titles = [e.title for e in field]
+    if len(field) < 2 or len(set(titles)) != len(titles):
+        raise ValueError(f"a tournament needs two or more distinct entrants, not {titles}")
+    if matches.__class__ is not int or matches < 2 or matches % 2:
+        raise ValueError(
+            f"matches must be a positive even int (each deal is played twice, teams swapped), not {matches!r}"
+        )
+    if seed.__class__ is not int:
+        raise TypeError(f"run_tournament(): seed must be an int, not {seed!r}")
+    if isolation not in _ISOLATIONS:
+        raise ValueError(f"isolation is one of {_ISOLATIONS}, not {isolation!r}")
+    check_policy(on_fault, time_limit)
+    for what, limit in (("memory_mb", memory_mb), ("cpu_seconds", cpu_seconds)):
+        if limit is not None and (limit.__class__ is not int or limit < 1):
+            raise ValueError(f"{what} must be a positive int, not {limit!r}")
+    plans = [_plan(entrant, isolation) for entrant in field]
+    for plan in plans:  # fail early, in this process, on a name that cannot be loaded
+        if plan.sealed is None:
+            plan.entrant.build(0)
+    _check_travel(plans, executor)
+    jobs = _jobs(plans, matches // 2, seed, on_fault, time_limit, memory_mb, cpu_seconds)
+    started = time.perf_counter()
+    own = executor is None
+    pool: Executor = ProcessPoolExecutor(max_workers=os.cpu_count() or 1) if executor is None else executor
+    outcomes: list[MatchOutcome] = []
+    try:
+        try:
+            pool.submit(_probe, plans).result()
+        except (StrategyLoadError, ValueError, TypeError, pickle.PicklingError, AttributeError) as error:
+            raise StrategyLoadError(f"the entrants cannot be built where the matches run: {error}") from None
+        lost = _play_jobs(pool, jobs, outcomes, progress)
+    finally:
+        if own:
+            pool.shutdown(cancel_futures=True)
+    if lost:
+        _replay_lost(lost, outcomes, progress, len(jobs))
+    played = [o for o in outcomes if o.void is None]
+    void = tuple(o for o in outcomes if o.void is not None)
+    return TournamentResult(totals(titles, outcomes), len(played), seed, time.perf_counter() - started, void)
+
+
+def _play_jobs(
+    pool: Executor,
+    jobs: Sequence[_Job],
+    outcomes: list[MatchOutcome],
+    progress: Callable[[int, int], None] | None,
+) -> list[tuple[_Job, BaseException]]:
+    """Run the jobs; return those whose worker died (or that failed), with the error."""
+    lost: list[tuple[_Job, BaseException]] = []
+    futures: dict[Future[MatchOutcome], _Job] = {}
+    for job in jobs:
+        try:
+            futures[pool.submit(_run_job, job)] = job
+        except Exception as error:  # a pool broken by an earlier job refuses new ones
+            lost.append((job, error))
+    for future in as_completed(futures):
+        try:
+            outcomes.append(future.result())
+        except Exception as error:  # the worker died (BrokenProcessPool, a cluster's lost worker, …)
+            lost.append((futures[future], error))
+            continue
+        if progress is not None:
+            progress(len(outcomes), len(jobs))
+    return lost
+
+
+def _replay_lost(
+    lost: Sequence[tuple[_Job, BaseException]],
+    outcomes: list[MatchOutcome],
+    progress: Callable[[int, int], None] | None,
+    total: int,
+) -> None:
+    """Play each lost match again, alone in a fresh worker (a pool of one); one lost again is void.
+
+    A dying worker breaks a whole process pool, so every match in flight or waiting is lost with the
+    one that killed it; alone, each innocent match is played out and only the culprit is lost twice.
+    """
+
+    def again(item: tuple[_Job, BaseException]) -> MatchOutcome:
+        job, first = item
+        with ProcessPoolExecutor(max_workers=1) as fresh:
+            try:
+                return fresh.submit(_run_job, job).result()
+            except Exception as error:
+                reason = (
+                    f"the worker process playing it died twice ({type(first).__name__}, "
+                    f"then {type(error).__name__}: {error})"
+                )
+                teams = (job.team0.title, job.team1.title)
+                return MatchOutcome(teams, job.seed, None, 0, (0, 0), (0, 0), (0, 0), reason)
+
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as driver:
+        for outcome in driver.map(again, lost):
+            outcomes.append(outcome)
+            if progress is not None:
+                progress(len(outcomes), total)

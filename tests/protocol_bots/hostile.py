@@ -1,0 +1,138 @@
+"""A protocol bot that plays its first legal move until it turns hostile: the referee's test adversary.
+
+    python hostile.py MODE [AFTER] [MARKER]
+
+plays correctly for AFTER choose requests (default 0), then does MODE at the next one (or, for the
+modes named hook-*, hello-* and quit-*, at that point).  MARKER is an extra word that the test finds in
+the process list, to check that no process of this bot outlives the match.  Standard library only.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+MODE = sys.argv[1]
+AFTER = int(sys.argv[2]) if len(sys.argv) > 2 else 0
+MARKER = sys.argv[3] if len(sys.argv) > 3 else ""
+out = sys.stdout.buffer
+
+
+def send(message: object) -> None:
+    out.write(json.dumps(message).encode() + b"\n")
+    out.flush()
+
+
+def forever() -> None:
+    while True:
+        time.sleep(3600)
+
+
+def turn_hostile(message: dict) -> None:
+    legal = message["legal"]
+    if MODE == "crash":
+        sys.stderr.write("about to crash: something went wrong\n")
+        sys.stderr.flush()
+        os._exit(3)
+    if MODE == "segfault":
+        os.kill(os.getpid(), signal.SIGSEGV)
+    if MODE == "hang":
+        forever()
+    if MODE == "garbage":
+        out.write(b"hello, referee! my move is the ace\n")
+        out.flush()
+        return
+    if MODE == "flood":
+        out.write(b"x" * (3 << 20))  # no line end at all
+        out.flush()
+        forever()
+    if MODE == "long-line":
+        out.write(json.dumps({"type": "move", "move": legal[0], "pad": "x" * (2 << 20)}).encode() + b"\n")
+        out.flush()
+        return
+    if MODE == "twice":
+        send({"type": "move", "move": legal[0]})
+        send({"type": "move", "move": legal[0]})
+        return
+    if MODE == "wrong-type":
+        send({"type": "ok"})
+        return
+    if MODE == "illegal":
+        seat = message["view"]["seat"]
+        send({"type": "move", "move": f"{seat} lead AS AH AD AC"})
+        return
+    if MODE == "unparseable":
+        send({"type": "move", "move": "my best move"})
+        return
+    if MODE == "not-text":
+        send({"type": "move", "move": 42})
+        return
+    if MODE == "error":
+        send({"type": "error", "message": "cannot decide"})
+        return
+    if MODE == "bad-utf8":
+        out.write(b'{"type": "move", "move": "\xff\xfe"}\n')
+        out.flush()
+        return
+    if MODE == "not-object":
+        send([1, 2, 3])
+        return
+    if MODE == "close-stdout":
+        out.close()
+        os.close(1)
+        forever()
+    if MODE == "fork-and-hang":
+        subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3600)", MARKER])
+        forever()
+    if MODE == "stderr-spam":
+        for _ in range(2000):  # 10 MB: more than any pipe holds, so a referee that does not read it would hang
+            sys.stderr.write("noise " * 850 + "\n")
+        sys.stderr.write("the last words\n")
+        sys.stderr.flush()
+        send({"type": "move", "move": legal[0]})
+        return
+    if MODE == "slow":
+        time.sleep(1.5)
+        send({"type": "move", "move": legal[0]})
+        return
+    raise SystemExit(f"unknown mode {MODE}")
+
+
+def main() -> None:
+    chosen = 0
+    for line in sys.stdin.buffer:
+        message = json.loads(line)
+        kind = message["type"]
+        if kind == "quit":
+            if MODE == "ignore-quit":
+                signal.signal(signal.SIGTERM, signal.SIG_IGN)
+                forever()
+            return
+        if kind == "hello":
+            if MODE == "hello-hang":
+                forever()
+            if MODE == "hello-old":
+                send({"type": "hello", "protocol": 0, "name": "old"})
+                continue
+            send({"type": "hello", "protocol": 1, "name": f"hostile {MODE}"})
+        elif kind == "start_game":
+            if MODE == "hook-start-hang":
+                forever()
+            send({"type": "ok"})
+        elif kind == "end_game":
+            if MODE == "hook-end-hang":
+                forever()
+            send({"type": "ok"})
+        elif kind == "choose":
+            chosen += 1
+            if chosen > AFTER and not MODE.startswith(("hook-", "hello-", "ignore-")):
+                turn_hostile(message)
+            else:
+                send({"type": "move", "move": message["legal"][0]})
+
+
+main()

@@ -1,0 +1,188 @@
+"""The bot protocol: the JSON forms round-trip exactly, every message the referee sends and every reply of
+goat's own protocol bot validates against the shipped JSON Schemas, and malformed input is a ProtocolError."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import goat
+import goat.testing as gt
+from goat import arena
+from goat.arena import protocol
+from goat.arena.protocol import ProtocolError
+from goat.arena.sealed import ProcessStrategy
+
+jsonschema = pytest.importorskip("jsonschema")
+referencing = pytest.importorskip("referencing")
+
+RECORDER = Path(__file__).resolve().parent / "protocol_bots" / "recorder.py"
+
+
+def validator(name: str) -> Any:
+    resources = [
+        (protocol.schema(f)["$id"], referencing.Resource.from_contents(protocol.schema(f)))
+        for f in protocol.SCHEMA_FILES
+    ]
+    registry = referencing.Registry().with_resources(resources)
+    schema = protocol.schema(name)
+    jsonschema.Draft202012Validator.check_schema(schema)
+    return jsonschema.Draft202012Validator(schema, registry=registry)
+
+
+@given(st.from_type(goat.PlayerView))
+def test_a_view_round_trips_exactly_and_validates(seen: goat.PlayerView) -> None:
+    data = protocol.view_to_json(seen)
+    validator("view.json").validate(data)
+    assert protocol.view_from_json(json.loads(json.dumps(data))) == seen
+
+
+@given(gt.game_results())
+def test_a_result_round_trips_exactly_and_validates(result: goat.GameResult) -> None:
+    for forfeit in (None, 0, 1):
+        data = protocol.result_to_json(result, forfeit=forfeit)
+        validator("result.json").validate(data)
+        assert protocol.result_from_json(json.loads(json.dumps(data))) == (result, forfeit)
+
+
+def recorded_match(tmp_path: Path, *, on_fault: str = "forfeit", seed: int = 6) -> list[dict[str, Any]]:
+    log = tmp_path / "received.jsonl"
+    recorder = ProcessStrategy([sys.executable, str(RECORDER), str(log)], seed=5)
+    players = [recorder, *(goat.load_strategy("greedy", seed=s) for s in (1, 2, 3))]
+    arena.play_match(players, seed=seed, on_fault=on_fault)  # type: ignore[arg-type]
+    return [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+
+
+def test_every_message_the_referee_sends_validates(tmp_path: Path) -> None:
+    received = recorded_match(tmp_path)
+    kinds = [m["type"] for m in received]
+    assert kinds[0] == "hello" and kinds[-1] == "quit"
+    assert {"start_game", "choose", "end_game"} <= set(kinds)
+    check = validator("referee.json")
+    for message in received:
+        check.validate(message)
+    hello = received[0]
+    assert (hello["protocol"], hello["seat"], hello["seed"]) == (1, 0, 5)
+    chooses = [m for m in received if m["type"] == "choose"]
+    assert all(m["legal"] == m["view"]["legal_moves"] for m in chooses)
+
+
+def test_the_messages_of_a_forfeited_game_validate(tmp_path: Path) -> None:
+    class Cheat:
+        def choose(self, view: goat.PlayerView, legal: tuple[goat.Move, ...]) -> goat.Move:
+            return goat.Move(goat.MoveKind.WAIT, view.seat, ())
+
+    log = tmp_path / "received.jsonl"
+    recorder = ProcessStrategy([sys.executable, str(RECORDER), str(log)], seed=5)
+    arena.play_game([recorder, Cheat(), goat.load_strategy("random"), goat.load_strategy("random")], seed=3)
+    received = [json.loads(line) for line in log.read_text().splitlines()]
+    end = next(m for m in received if m["type"] == "end_game")
+    assert end["result"]["forfeit"] == 1 and end["view"]["to_play"] is not None  # the game stopped early
+    for message in received:
+        validator("referee.json").validate(message)
+
+
+def test_every_reply_of_goats_own_protocol_bot_validates(tmp_path: Path) -> None:
+    received = recorded_match(tmp_path)
+    for name in ("greedy", "random", "ismcts[iterations=20]"):
+        replies = io.BytesIO()
+        lines = b"".join(protocol.encode(m) for m in received)
+        status = protocol.serve(
+            lambda seed, n=name: goat.load_strategy(n, seed=seed), name=name, stdin=io.BytesIO(lines), stdout=replies
+        )
+        assert status == 0
+        answers = [json.loads(line) for line in replies.getvalue().splitlines()]
+        assert len(answers) == len(received) - 1  # one reply for every message but quit
+        check = validator("bot.json")
+        for message, answer in zip(received, answers, strict=False):
+            check.validate(answer)
+            if message["type"] == "choose":
+                assert answer["type"] == "move" and answer["move"] in message["legal"]
+
+
+def test_the_bot_side_answers_a_bad_line_with_an_error_and_goes_on() -> None:
+    lines = (
+        b'{"type":"hello","protocol":1,"seat":0,"seed":1,"time_limit":1}\nnot json\n{"type":"dance"}\n{"type":"quit"}\n'
+    )
+    replies = io.BytesIO()
+    protocol.serve(
+        lambda seed: goat.load_strategy("random", seed=seed), name="random", stdin=io.BytesIO(lines), stdout=replies
+    )
+    answers = [json.loads(line) for line in replies.getvalue().splitlines()]
+    assert [a["type"] for a in answers] == ["hello", "error", "error"]
+    assert "not JSON" in answers[1]["message"] and "unknown message type 'dance'" in answers[2]["message"]
+
+
+@pytest.mark.parametrize(
+    ("line", "why"),
+    [
+        (b"[1, 2]\n", "not a JSON object"),
+        (b'{"move": 3}\n', 'a text "type"'),
+        (b"\xff\n", "not UTF-8"),
+        (b"{oops}\n", "not JSON"),
+        (b"[" * 100_000 + b"\n", "not JSON"),
+        (b'{"type": "ok", "pad": "' + b"x" * (1 << 20) + b'"}\n', "more than"),
+    ],
+)
+def test_malformed_lines_are_protocol_errors(line: bytes, why: str) -> None:
+    with pytest.raises(ProtocolError, match=why):
+        protocol.decode(line)
+
+
+@pytest.mark.parametrize(
+    ("change", "why"),
+    [
+        ({"seat": 4}, "seat"),
+        ({"hand": ["ZZ"]}, "not a card"),
+        ({"hand": ["6C", "6C"]}, "twice"),
+        ({"trump_card": 5}, "trump_card"),
+        ({"hand_sizes": [4, 4, 4]}, "hand_sizes"),
+        ({"table": [{"seat": 1, "kind": "pass", "size": 2, "cards": ["6C"], "hidden": True}]}, "do not agree"),
+        ({"legal_moves": ["1 jump 6C"]}, "not a move"),
+        ({"defeat": [0, True]}, "defeat"),
+    ],
+)
+def test_a_malformed_view_is_a_protocol_error_naming_the_field(change: dict[str, Any], why: str) -> None:
+    data = {**protocol.view_to_json(goat.view(goat.new_game(seed=1), 1)), **change}
+    with pytest.raises(ProtocolError, match=why):
+        protocol.view_from_json(data)
+
+
+def test_the_schemas_ship_in_the_package() -> None:
+    for name in protocol.SCHEMA_FILES:
+        assert protocol.schema(name)["$id"].endswith(f"/{name}")
+    with pytest.raises(ValueError, match="schemas"):
+        protocol.schema("other.json")
+
+
+TEE = Path(__file__).resolve().parent / "protocol_bots" / "tee.py"
+PAGE = Path(__file__).resolve().parent.parent / "docs" / "protocol.md"
+
+
+def test_the_documented_session_is_real_and_valid(tmp_path: Path) -> None:
+    # The page's example lines come from this very game: goat bot greedy in seat 0, bot seed 7, game seed 12.
+    log = tmp_path / "session.log"
+    bot = ProcessStrategy([sys.executable, str(TEE), str(log), "greedy"], seed=7, time_limit=2.0)
+    players = [bot, *(goat.load_strategy("greedy", seed=s) for s in (1, 2, 3))]
+    arena.play_game(players, seed=12, time_limit=2.0)
+    lines = log.read_text(encoding="utf-8").splitlines()
+    blocks = re.findall(
+        r"```\{code-block\} json\n:caption: line (\d+) of (\d+), (.+?)\n\n(.*?)\n```",
+        PAGE.read_text(encoding="utf-8"),
+        flags=re.S,
+    )
+    assert len(blocks) >= 8
+    for number, total, who, body in blocks:
+        assert int(total) == len(lines)
+        direction, text = lines[int(number) - 1][0], lines[int(number) - 1][2:]
+        assert who == ("referee → bot" if direction == ">" else "bot → referee")
+        assert json.loads(body) == json.loads(text), f"line {number} of the page is not the session's"
+        validator("referee.json" if direction == ">" else "bot.json").validate(json.loads(body))

@@ -1,0 +1,221 @@
+"""Sealed bots: a hostile bot in a child process cannot stop, slow or fool the referee, and leaves no process behind.
+
+Every attack is played by tests/protocol_bots/hostile.py, a protocol bot that plays correctly until it turns
+hostile in a chosen way.  Each test checks the fault the record names, that the match still ends, and
+that no process of the bot (grandchildren included, found by a marker word in their command lines)
+outlives the match.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+import goat
+from goat import arena, records
+from goat.arena.sealed import BotFault, ProcessStrategy, bot_command
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc to count processes")
+
+HOSTILE = Path(__file__).resolve().parent / "protocol_bots" / "hostile.py"
+
+
+def marked(marker: str) -> list[int]:
+    """The processes whose command line holds ``marker``."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
+            except OSError:
+                continue
+            if marker.encode() in cmdline and int(entry) != os.getpid():
+                found.append(int(entry))
+    return found
+
+
+def no_process_left(marker: str) -> bool:
+    for _ in range(50):  # a killed process may take a moment to be reaped by its parent
+        alive = [pid for pid in marked(marker) if not _zombie(pid)]
+        if not alive:
+            return True
+        time.sleep(0.02)
+    return False
+
+
+def _zombie(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(") ", 1)[1].startswith("Z")
+    except OSError:
+        return True
+
+
+def hostile(mode: str, after: int = 0, **options: object) -> tuple[ProcessStrategy, str]:
+    marker = f"goat-test-{uuid.uuid4().hex}"
+    options.setdefault("startup_limit", 5.0)
+    bot = ProcessStrategy([sys.executable, str(HOSTILE), mode, str(after), marker], seed=1, **options)  # type: ignore[arg-type]
+    return bot, marker
+
+
+def table(bot: goat.Strategy) -> list[goat.Strategy]:
+    return [bot, *(goat.load_strategy("random", seed=seat) for seat in (1, 2, 3))]
+
+
+@pytest.mark.parametrize(
+    ("mode", "kind", "reason"),
+    [
+        ("crash", "crash", "exited with status 3"),
+        ("segfault", "crash", "killed by SIGSEGV"),
+        ("hang", "timeout", "no reply to 'choose' within 0.5 s"),
+        ("slow", "timeout", "no reply to 'choose' within 0.5 s"),
+        ("garbage", "protocol", "not JSON"),
+        ("not-object", "protocol", "not a JSON object"),
+        ("bad-utf8", "protocol", "not UTF-8"),
+        ("wrong-type", "protocol", "answered 'choose' with 'ok', not 'move'"),
+        ("flood", "flood", "without a line end"),
+        ("long-line", "flood", "more than 1048576 bytes"),
+        ("close-stdout", "crash", "instead of replying"),
+        ("illegal", "illegal", "not one of the"),
+        ("unparseable", "illegal", "does not parse"),
+        ("not-text", "illegal", "does not parse"),
+        ("error", "error", "cannot decide"),
+        ("twice", "protocol", "when nobody had asked it anything"),
+        ("hook-start-hang", "timeout", "no reply to 'start_game'"),
+        ("hello-old", "protocol", "expected protocol 1"),
+    ],
+)
+def test_a_hostile_sealed_bot_is_a_recorded_fault_and_the_match_goes_on(mode: str, kind: str, reason: str) -> None:
+    bot, marker = hostile(mode, after=1 if mode == "twice" else 0)
+    played = arena.play_match(table(bot), seed=3, time_limit=0.5, on_fault="forfeit")
+    assert played.match.is_over
+    faults = [f for f in played.faults if f.seat == 0]
+    assert faults and faults[0].kind == kind, played.faults
+    assert reason in faults[0].reason, faults[0].reason
+    for game in played.games:
+        records.replay(records.loads(records.dumps(game)))  # every record, forfeits included, replays
+    assert no_process_left(marker)
+
+
+def test_a_crash_keeps_the_tail_of_the_bots_stderr_and_the_process_is_replaced_next_game() -> None:
+    bot, marker = hostile("crash")
+    pids = []
+    original = bot.process.start
+
+    def counting_start() -> None:
+        original()
+        pids.append(bot.process.pid)
+
+    bot.process.start = counting_start  # type: ignore[method-assign]
+    played = arena.play_match(table(bot), seed=5, time_limit=2.0, on_fault="random")
+    crashes = [f for f in played.faults if f.kind == "crash"]
+    assert len(crashes) == len(played.games) >= 2  # one crash a game, each in a fresh process
+    assert len(set(pids)) == len(played.games)
+    assert all(f.stderr and "about to crash" in f.stderr for f in crashes)
+    assert all(f.replacement is not None for f in played.faults)  # random moves were played for it
+    assert {f.kind for f in played.faults} <= {"crash", "disabled"}
+    assert no_process_left(marker)
+
+
+def test_grandchildren_die_with_the_bot() -> None:
+    bot, marker = hostile("fork-and-hang")
+    played = arena.play_match(table(bot), seed=3, time_limit=0.5)
+    assert played.faults[0].kind == "timeout"
+    assert no_process_left(marker)
+
+
+def test_a_bot_that_ignores_quit_is_killed_when_the_match_ends() -> None:
+    bot, marker = hostile("ignore-quit")
+    played = arena.play_match(table(bot), seed=3, time_limit=2.0)
+    assert not played.faults
+    assert no_process_left(marker)
+
+
+def test_a_hook_that_hangs_at_the_end_is_recorded_and_killed() -> None:
+    bot, marker = hostile("hook-end-hang")
+    record = arena.play_game(table(bot), seed=3, time_limit=0.5)
+    assert record.forfeit is None and record.result == goat.score(records.replay(record)[-1])
+    (fault,) = record.faults
+    assert fault.kind == "timeout" and "end_game" in fault.reason
+    assert no_process_left(marker)
+
+
+def test_a_bot_that_never_says_hello_is_a_timeout_fault() -> None:
+    bot, marker = hostile("hello-hang", startup_limit=0.5)
+    record = arena.play_game(table(bot), seed=3, time_limit=0.5)
+    assert record.faults[0].kind == "timeout" and "'hello'" in record.faults[0].reason
+    assert record.forfeit == 0
+    assert no_process_left(marker)
+
+
+def test_stderr_is_drained_so_a_chatty_bot_does_not_hang() -> None:
+    bot, marker = hostile("stderr-spam")
+    record = arena.play_game(table(bot), seed=3, time_limit=5.0)
+    assert record.faults == () and record.forfeit is None
+    assert no_process_left(marker)
+    assert "the last words" in bot.process.stderr_tail and len(bot.process.stderr_tail.encode()) <= 4096
+
+
+def test_a_command_that_does_not_exist_is_a_crash_fault_naming_it() -> None:
+    bot = ProcessStrategy("no-such-goat-bot --fast", seed=1)
+    record = arena.play_game(table(bot), seed=3)
+    (fault, *_) = record.faults
+    assert fault.kind == "crash" and fault.stderr and "cannot start 'no-such-goat-bot'" in fault.stderr
+
+
+def test_memory_and_cpu_limits_apply_to_the_bot() -> None:
+    code = (
+        "import resource, sys; "
+        "print(resource.getrlimit(resource.RLIMIT_AS)[0], resource.getrlimit(resource.RLIMIT_CPU)[0], file=sys.stderr)"
+    )
+    bot = ProcessStrategy([sys.executable, "-c", code], memory_mb=512, cpu_seconds=7, startup_limit=5.0)
+    with pytest.raises(BotFault, match="crash"):
+        bot.hello(0)
+    assert bot.process.stderr_tail.split() == [str(512 * 1024 * 1024), "7"]
+
+
+def test_a_sealed_tournament_of_bots_in_two_languages_records_every_fault(tmp_path: Path) -> None:
+    marker = f"goat-test-{uuid.uuid4().hex}"
+    python = sys.executable
+
+    def entrant(mode: str) -> str:
+        return f"exec:{python} {HOSTILE} {mode} 2 {marker}"
+
+    field = [entrant("crash"), entrant("hang"), entrant("garbage"), f"exec:{python} -m goat.arena greedy"]
+    node = __import__("shutil").which("node")
+    js_bot = Path(__file__).resolve().parent.parent / "examples" / "bots" / "js_bot.js"
+    if node and js_bot.exists():
+        field.append(f"exec:{node} {js_bot}")
+    result = arena.run_tournament(field, matches=2, seed=4, time_limit=0.5, on_fault="forfeit")
+    assert result.void == () and result.matches == len(field) * (len(field) - 1)
+    by_name = {e.name: e for e in result.entrants}
+    for mode in ("crash", "hang", "garbage"):
+        assert by_name[entrant(mode)].faults >= 1
+    greedy = by_name[field[3]]
+    assert greedy.faults == 0 and greedy.match_wins >= 6  # every game of a hostile bot is forfeited
+    assert no_process_left(marker)
+
+
+def test_a_sealed_greedy_plays_exactly_as_an_in_process_greedy() -> None:
+    sealed = arena.run_tournament(["greedy", "random"], matches=2, seed=7, isolation="process")
+    inside = arena.run_tournament(["greedy", "random"], matches=2, seed=7, isolation="none")
+    assert sealed.entrants == inside.entrants
+    bots = [ProcessStrategy(bot_command("greedy"), seed=seat) for seat in range(4)]
+    inline = [goat.load_strategy("greedy", seed=seat) for seat in range(4)]
+    assert arena.play_match(bots, seed=2).games == arena.play_match(inline, seed=2).games
+
+
+def test_load_strategy_exec_is_a_sealed_bot_with_options() -> None:
+    bot = goat.load_strategy(f"exec:{sys.executable} -m goat.arena random", seed=3, time_limit=2.0)
+    assert isinstance(bot, ProcessStrategy) and bot.time_limit == 2.0 and bot.seed == 3
+    seen = goat.view(goat.new_game(seed=1), 1)
+    with bot:
+        bot.start_game(seen)
+        move = bot.choose(seen, seen.legal_moves)
+        assert move in seen.legal_moves and any(move is legal for legal in seen.legal_moves)
+        assert bot.bot_name == "random"
+    assert not bot.process.alive

@@ -30,6 +30,10 @@ def run(players: list[goat.Strategy], games: int, seed: int) -> tuple[float, int
     return time.perf_counter() - started, decisions
 
 
+# Each game also sends every seat a start_game and an end_game: 8 round trips besides the decisions.
+HOOKS_PER_GAME = 8
+
+
 def sealed(seat: int) -> ProcessStrategy:
     return ProcessStrategy(bot_command("random"), seed=seat, env=import_path_env())
 
@@ -39,7 +43,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
-    inside, outside, starts = [], [], []
+    inside, outside, starts, per_message = [], [], [], []
     for run_number in range(args.runs):
         seed = 1000 * run_number
         seconds, decisions = run([goat.load_strategy("random", seed=s) for s in range(4)], args.games, seed)
@@ -50,15 +54,17 @@ def main() -> None:
             bot.hello(seat)
         starts.append(time.perf_counter() - started)
         # play_game closes its bots after each game; a match keeps them, so reuse them here as a match would
-        seconds, decisions = _match_like(bots, args.games, seed)
-        outside.append(seconds / decisions)
+        sealed_seconds, decisions = _match_like(bots, args.games, seed)
+        outside.append(sealed_seconds / decisions)
+        per_message.append((sealed_seconds - inside[-1] * decisions) / (decisions + HOOKS_PER_GAME * args.games))
     a, b = statistics.median(inside), statistics.median(outside)
     print(
         f"python {sys.version.split()[0]}, goat {goat.__version__}, {args.games} games x {args.runs} runs, random bots"
     )
     print(f"in-process      {a * 1e6:8.1f} us per decision")
     print(f"sealed          {b * 1e6:8.1f} us per decision")
-    print(f"overhead        {(b - a) * 1e6:8.1f} us per decision round trip ({b / a:.1f}x)")
+    print(f"overhead        {(b - a) * 1e6:8.1f} us per decision, hooks included ({b / a:.1f}x)")
+    print(f"round trip      {statistics.median(per_message) * 1e6:8.1f} us per message answered (decisions and hooks)")
     print(f"start 4 bots    {statistics.median(starts) * 1e3:8.1f} ms per match (processes started and greeted)")
 
 

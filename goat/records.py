@@ -63,6 +63,7 @@ __all__ = [
     "from_state",
     "loads",
     "replay",
+    "result_to_json",
 ]
 
 FORMAT = "goat-game-record"
@@ -197,7 +198,8 @@ def _check_record(record: object, what: str) -> None:
 # --- JSON ------------------------------------------------------------------------
 
 
-def _result_json(result: GameResult) -> dict[str, Any]:
+def result_to_json(result: GameResult) -> dict[str, Any]:
+    """A result as the JSON object records (and the bot protocol) write."""
     return {
         "points": list(result.points),
         "tricks": list(result.tricks),
@@ -221,7 +223,7 @@ def dumps(record: GameRecord, *, indent: int | None = None) -> str:
         "defeat": list(record.defeat),
         "players": None if record.players is None else list(record.players),
         "moves": [str(m) for m in record.moves],
-        "result": _result_json(record.result),
+        "result": result_to_json(record.result),
         "faults": [
             {
                 "seat": f.seat,

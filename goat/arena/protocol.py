@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable, Mapping
 from importlib import resources
 from typing import IO, Any, Final, TypeVar
 
+from goat import records
 from goat.cards import DECK, Card
 from goat.errors import GoatError, InvalidMoveError
 from goat.moves import Move, MoveKind
@@ -161,15 +162,7 @@ def view_text(view: PlayerView) -> str:
 
 def result_to_json(result: GameResult, *, forfeit: int | None = None) -> dict[str, Any]:
     """The JSON form of a game's result (the protocol's RESULT); ``forfeit`` is the team that forfeited."""
-    return {
-        "points": list(result.points),
-        "tricks": list(result.tricks),
-        "defeat": list(result.defeat),
-        "balls": result.balls,
-        "winner": result.winner,
-        "last_trick_winner": result.last_trick_winner,
-        "forfeit": forfeit,
-    }
+    return {**records.result_to_json(result), "forfeit": forfeit}
 
 
 def _field(data: Mapping[str, Any], name: str, kind: type, where: str) -> Any:

@@ -202,7 +202,8 @@ def test_goat_testing_without_hypothesis_is_one_short_error_naming_the_extra() -
     last = done.stderr.strip().splitlines()[-1]
     assert last.startswith("goat.errors.MissingExtraError: goat.testing needs Hypothesis")
     assert "pip install 'goat-cards[testing]'" in last
-    assert "During handling" not in done.stderr and len(done.stderr.strip().splitlines()) <= 5
+    assert "During handling" not in done.stderr  # not chained
+    assert len(done.stderr.strip().splitlines()) <= 8  # the traceback of the import alone (3.13 adds carets)
 
 
 def test_from_type_works_after_import_even_with_hypothesis_plugins_off() -> None:

@@ -69,9 +69,10 @@ def main() -> None:
 
 
 def _match_like(bots: list[ProcessStrategy], games: int, seed: int) -> tuple[float, int]:
-    from goat.arena.game import _play, _Sealed
+    from goat.arena.game import _play
+    from goat.arena.seats import SealedSeat
 
-    seats = [_Sealed(bot, None) for bot in bots]
+    seats = [SealedSeat(bot, None) for bot in bots]
     decisions = 0
     started = time.perf_counter()
     try:

@@ -74,10 +74,11 @@ FORFEIT_DEFEAT = 6
 
 
 #: What a fault can be: an in-process bot raised (``exception``), answered a move that is not legal or
-#: not a move (``illegal``) or overran its budget (``timeout``); a sealed bot also replied ``error``,
+#: not a move (``illegal``), overran its budget (``timeout``) or changed objects or settings it was given, which
+#: the referee put back (``tamper``); a sealed bot also replied ``error``,
 #: broke the protocol (``protocol``), died (``crash``) or flooded its output (``flood``); ``disabled``
 #: is a seat not asked again after an earlier fault.
-FAULT_KINDS = ("exception", "illegal", "timeout", "error", "protocol", "crash", "flood", "disabled")
+FAULT_KINDS = ("exception", "illegal", "timeout", "tamper", "error", "protocol", "crash", "flood", "disabled")
 
 
 class RecordError(GoatError, ValueError):

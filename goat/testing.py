@@ -37,9 +37,11 @@ try:
 except ImportError as error:  # pragma: no cover - exercised in a subprocess test
     raise MissingExtraError("goat.testing", "Hypothesis", "testing", error) from None
 
+import attrs
+
 from goat import _hypothesis as _types
-from goat.arena.game import interrupts_seen, is_real_interrupt, watching_interrupts
 from goat.arena.protocol import view_to_json
+from goat.arena.seats import _Guard, _type_name, describe_error, interrupts_seen, is_real_interrupt, watching_interrupts
 from goat.cards import DECK, Card, Suit
 from goat.moves import Move, MoveKind
 from goat.rules import legal_moves, new_game, play
@@ -370,64 +372,91 @@ class StrategyCheckError(AssertionError):
     """A bot failed :func:`check_strategy`; the message says which game, seat and move."""
 
 
-def _call(where: str, function: Callable[..., Any], *args: Any) -> Any:
-    """A bot's call; whatever it raises (``BaseException`` too, but a real Ctrl-C) is a :class:`StrategyCheckError`.
+def _call(
+    where: str, bot: object, what: str, *args: Any, seen: PlayerView | None = None, legal: tuple[Move, ...] = ()
+) -> Any:
+    """``bot.<what>(*args)``, looked up and called guarded: whatever it raises (``BaseException`` too, but a
+    real Ctrl-C) and whatever it changes of what it was given is a :class:`StrategyCheckError`.
 
-    ``where`` says where it was and what was called, e.g. ``"game 1, seat 2: start_game()"``.
+    ``where`` says where it was, e.g. ``"game 1, seat 2"``.
     """
+    guard = None if seen is None else _Guard(seen, legal)
     before = interrupts_seen()
     try:
-        return function(*args)
+        method = getattr(bot, what, None)
+        result = None if method is None else method(*args)
     except BaseException as error:
         if is_real_interrupt(error, before):
             raise
-        raise StrategyCheckError(f"{where} raised {type(error).__name__}: {error}") from error
+        raise StrategyCheckError(f"{where}: {what}() raised {describe_error(error)}") from None
+    finally:
+        changed = [] if guard is None else guard.restore()
+    if changed:
+        raise StrategyCheckError(
+            f"{where}: {what}() changed the view or the legal moves it was given ({', '.join(changed[:3])})"
+        )
+    return result
 
 
-def _snapshot(seen: PlayerView, legal: tuple[Move, ...]) -> tuple[object, ...]:
-    """The view and the legal moves as plain values, so that a change to any object reachable from them,
-    however it is made (``object.__setattr__`` on a shared Move included), shows."""
-    return (view_to_json(seen), [str(move) for move in legal], [move._key for move in legal], len(legal))
+def _build(factory: Callable[..., Any], seed: int, options: dict[str, Any]) -> Any:
+    before = interrupts_seen()
+    try:
+        return factory(seed=seed, **options)
+    except BaseException as error:
+        if is_real_interrupt(error, before):
+            raise
+        raise StrategyCheckError(f"the factory raised {describe_error(error)}") from None
+
+
+def _move_text(move: Move) -> str:
+    try:
+        return str(move)
+    except Exception:  # a move whose fields were tampered with
+        return "a move that cannot be written down"
 
 
 def _play_checked(bots: list[Strategy], state: GameState, game: int) -> tuple[GameState, list[Move]]:
     chosen: list[Move] = []
     for seat, bot in enumerate(bots):
-        hook = getattr(bot, "start_game", None)
-        if hook is not None:
-            _call(f"game {game}, seat {seat}: start_game()", hook, view(state, seat))
+        seen = view(state, seat)
+        _call(f"game {game}, seat {seat}", bot, "start_game", seen, seen=seen)
     while not state.is_over:
         decider = state.to_move
         assert decider is not None
         seat = decider
         seen = view(state, seat)
         legal = seen.legal_moves
+        before = view_to_json(seen)
         where = f"game {game}, move {len(chosen) + 1}, seat {seat}"
-        before = _snapshot(seen, legal)
-        answer = _call(f"{where}: choose()", bots[seat].choose, seen, legal)
-        if _snapshot(seen, legal) != before or _snapshot(view(state, seat), legal_moves(state)) != before:
+        answer = _call(where, bots[seat], "choose", seen, legal, seen=seen, legal=legal)
+        try:
+            unchanged = view_to_json(seen) == before
+        except BaseException:  # the view's own fields were replaced by something view_to_json cannot read
+            unchanged = False
+        if not unchanged:
             raise StrategyCheckError(f"{where}: choose() changed the view or the legal moves it was given")
         if type(answer) is not Move:  # its real type: a subclass or a look-alike is no Move
-            raise StrategyCheckError(
-                f"{where}: choose() returned {answer!r:.80} (a {type(answer).__name__}), not a goat.Move"
-            )
+            raise StrategyCheckError(f"{where}: choose() returned a {_type_name(answer)}, not a goat.Move")
         move = canonical_move(answer, legal)
         if move is None:
+            legal_text = ", ".join(map(str, legal))
             raise StrategyCheckError(
-                f"{where}: choose() returned {answer}, which is not legal; legal: {', '.join(map(str, legal))}"
+                f"{where}: choose() returned {_move_text(answer)}, which is not legal; legal: {legal_text}"
             )
         chosen.append(move)
         state = play(state, move)
     result = score(state)
     for seat, bot in enumerate(bots):
-        hook = getattr(bot, "end_game", None)
-        if hook is not None:
-            _call(f"game {game}, seat {seat}: end_game()", hook, view(state, seat), result)
+        seen = view(state, seat)
+        copy = attrs.evolve(result)
+        _call(f"game {game}, seat {seat}", bot, "end_game", seen, copy, seen=seen)
+        if attrs.astuple(copy) != attrs.astuple(result):
+            raise StrategyCheckError(f"game {game}, seat {seat}: end_game() changed the result it was given")
     return state, chosen
 
 
 def _run(factory: Callable[..., Any], games: int, seed: int, options: dict[str, Any]) -> list[list[Move]]:
-    bots = [_call("the factory", lambda s=seat: factory(seed=seed * 4 + s, **options)) for seat in range(4)]
+    bots = [_build(factory, seed * 4 + seat, options) for seat in range(4)]
     for seat, bot in enumerate(bots):
         if not isinstance(bot, Strategy):
             raise StrategyCheckError(f"the factory made {bot!r} for seat {seat}, which has no choose(view, legal)")

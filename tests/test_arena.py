@@ -8,6 +8,8 @@ import os
 import pickle
 import random
 import signal
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
@@ -332,15 +334,32 @@ def test_a_hostile_in_process_bot_is_its_own_teams_fault(bad: type, kind: str, r
             assert game.forfeit == 0 and game.result.points == (0, 120)
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="tells the sender of a signal on Linux only")
 def test_a_real_ctrl_c_still_stops_the_match() -> None:
     class Interrupted:
         def choose(self, view: PlayerView, legal: tuple[Move, ...]) -> Move:
-            os.kill(os.getpid(), signal.SIGINT)  # as if the person pressed Ctrl-C while this bot thinks
-            time.sleep(1)
+            # As if the person sent Ctrl-C while this bot thinks: from a process that is not the referee's own
+            # (the shell exits at once, so the background job's parent is no longer a descendant of ours).
+            subprocess.run(["sh", "-c", f"(sleep 0.2; kill -INT {os.getpid()}) >/dev/null 2>&1 &"], check=True)
+            time.sleep(3)
             return legal[0]
 
+    started = time.perf_counter()
     with pytest.raises(KeyboardInterrupt):
         arena.play_match([Interrupted(), *bots("random", "random", "random")], seed=1)
+    assert time.perf_counter() - started < 2.5
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="tells the sender of a signal on Linux only")
+def test_a_sigint_a_bot_sends_does_not_stop_the_match() -> None:
+    class Sender:
+        def choose(self, view: PlayerView, legal: tuple[Move, ...]) -> Move:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.05)
+            return legal[0]
+
+    played = arena.play_match([Sender(), *bots("random", "random", "random")], seed=1)
+    assert played.match.is_over
 
 
 class HookHanger:
@@ -400,6 +419,174 @@ def test_a_worker_killed_by_a_bot_costs_only_its_matches() -> None:
     finally:
         goat.unregister_strategy("exiting-test")
     assert result.matches == 2 and result["greedy"].matches == result["random"].matches == 2
-    assert len(result.void) == 4 and all("died twice" in (v.void or "") for v in result.void)
+    assert len(result.void) == 4 and all("died, twice" in (v.void or "") for v in result.void)
     assert result["exiting-test"].void == 4 and result["exiting-test"].matches == 0
     assert "void: exiting-test vs" in result.table() and '"void"' in result.to_json()
+
+
+# --- found by a hostile review: each of these broke a promise before it was fixed ----------------
+
+
+class UnprintableError(Exception):
+    def __str__(self) -> str:
+        raise RuntimeError("my __str__ raises in the referee")
+
+
+class SlowToPrintError(Exception):
+    def __str__(self) -> str:
+        time.sleep(1.0)
+        return "slow"
+
+
+class HugeToPrintError(Exception):
+    def __str__(self) -> str:
+        return "x" * 10_000_000
+
+
+@pytest.mark.parametrize(
+    ("error", "time_limit", "reason"),
+    [
+        (UnprintableError(), None, "UnprintableError (whose message cannot be shown)"),
+        (UnprintableError(), 1.0, "UnprintableError (whose message cannot be shown)"),
+        (HugeToPrintError(), None, "HugeToPrintError: xxx"),
+    ],
+)
+def test_a_bots_error_is_described_safely_and_briefly(
+    error: BaseException, time_limit: float | None, reason: str
+) -> None:
+    record = arena.play_game([raising(error)(), *bots("random", "random", "random")], seed=4, time_limit=time_limit)
+    (fault,) = record.faults
+    assert fault.kind == "exception" and reason in fault.reason and len(fault.reason) <= 520
+
+
+def test_describing_a_bots_error_is_inside_its_budget() -> None:
+    started = time.perf_counter()
+    players = [raising(SlowToPrintError())(), *bots("random", "random", "random")]
+    record = arena.play_game(players, seed=4, time_limit=0.1)
+    assert time.perf_counter() - started < 0.8 and record.faults[0].kind == "timeout"
+
+
+class BadKey(int):
+    def __eq__(self, other: object) -> bool:
+        raise RuntimeError("my __eq__ raises in the referee")
+
+    __hash__ = int.__hash__
+
+
+class Tamperer:
+    def __init__(self, how: str) -> None:
+        self.how = how
+
+    def choose(self, view: PlayerView, legal: tuple[Move, ...]) -> Move:
+        if self.how == "key":
+            mine = Move.from_str(str(legal[0]))
+            object.__setattr__(mine, "_key", BadKey(1))
+            return mine
+        if self.how == "interned":  # the referee's own move now says it is another seat's
+            object.__setattr__(legal[0], "_key", (legal[0]._key & ~3) | ((legal[0].seat + 1) % 4))
+            return legal[0]
+        if self.how == "mask":  # the referee's own move now holds other cards
+            object.__setattr__(legal[0], "mask", (1 << 36) - 1)
+            return legal[0]
+        if self.how == "card":
+            object.__setattr__(goat.DECK[0], "rank", goat.Rank.ACE)
+            return legal[0]
+        if self.how == "recursion":
+            sys.setrecursionlimit(50)
+            return legal[0]
+        if self.how == "alarm":
+            signal.signal(signal.SIGALRM, lambda *_: 1 / 0)
+            signal.setitimer(signal.ITIMER_REAL, 0.001, 0.001)
+            return legal[0]
+        raise AssertionError(self.how)
+
+
+@pytest.mark.parametrize(
+    ("how", "kind"),
+    [
+        ("key", "illegal"),
+        ("interned", "tamper"),
+        ("mask", "tamper"),
+        ("card", "tamper"),
+        ("recursion", "tamper"),
+        ("alarm", "tamper"),
+    ],
+)
+def test_a_bot_that_changes_shared_objects_or_settings_is_caught_and_they_are_put_back(how: str, kind: str) -> None:
+    limit = sys.getrecursionlimit()
+    state = goat.new_game(seed=4)
+    seen = goat.view(state, state.to_move)  # type: ignore[arg-type]
+    keys = [(m._key, m.mask, m.cards) for m in goat.legal_moves(state)]
+    played = arena.play_match([Tamperer(how), *bots("random", "random", "random")], seed=4)
+    assert played.faults[0].seat == 0 and played.faults[0].kind == kind
+    assert [(m._key, m.mask, m.cards) for m in goat.legal_moves(state)] == keys  # the engine's moves are intact
+    assert [str(c) for c in goat.DECK][:2] == ["6C", "7C"] and sys.getrecursionlimit() == limit
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    for game in played.games:
+        assert records.loads(records.dumps(game)) == game  # every record replays
+    assert seen.legal_moves[0] in goat.legal_moves(state)
+
+
+def test_a_bot_cannot_rewrite_the_result_in_end_game() -> None:
+    class Rewriter:
+        def choose(self, view: PlayerView, legal: tuple[Move, ...]) -> Move:
+            return legal[0]
+
+        def end_game(self, view: PlayerView, result: goat.GameResult) -> None:
+            object.__setattr__(result, "points", (120, 0))
+            object.__setattr__(result, "winner", 0)
+
+    played = arena.play_match([Rewriter(), *bots("random", "random", "random")], seed=2)
+    for game in played.games:
+        assert records.loads(records.dumps(game)) == game and game.result == goat.score(records.replay(game)[-1])
+
+
+def test_looking_up_a_bots_methods_is_inside_its_guarded_call() -> None:
+    class Tricky:
+        calls = 0
+
+        @property
+        def choose(self) -> Any:
+            Tricky.calls += 1
+            if Tricky.calls > 1:
+                raise KeyboardInterrupt("from a property")
+            return lambda view, legal: legal[0]
+
+    played = arena.play_match([Tricky(), *bots("random", "random", "random")], seed=2)
+    assert played.match.is_over and played.faults[0].kind == "exception"
+
+    class SlowLookup:
+        def __getattr__(self, name: str) -> Any:
+            if name == "start_game":
+                time.sleep(1)
+            raise AttributeError(name)
+
+        def choose(self, view: PlayerView, legal: tuple[Move, ...]) -> Move:
+            return legal[0]
+
+    started = time.perf_counter()
+    record = arena.play_game([SlowLookup(), *bots("random", "random", "random")], seed=2, time_limit=0.1)
+    assert time.perf_counter() - started < 0.8 and record.faults[0].kind == "timeout"
+
+
+def keyboard_factory(*, seed: int | None = None) -> goat.Strategy:
+    if multiprocessing.parent_process() is not None:  # only where the matches run
+        raise KeyboardInterrupt("from a factory in a worker")
+    return goat.load_strategy("random", seed=seed)
+
+
+def sore_loser(*, seed: int | None = None) -> goat.Strategy:
+    return raising(UnprintableError())()
+
+
+def test_a_factory_that_raises_in_the_workers_forfeits_its_matches() -> None:
+    goat.register_strategy("keyboard-test", keyboard_factory)
+    goat.register_strategy("sore-test", sore_loser)
+    try:
+        with pytest.raises(goat.StrategyLoadError, match="cannot be built where the matches run: KeyboardInterrupt"):
+            arena.run_tournament(["keyboard-test", "random"], matches=2, seed=1, isolation="none")
+        result = arena.run_tournament(["sore-test", "random"], matches=2, seed=1, isolation="none")
+    finally:
+        goat.unregister_strategy("keyboard-test")
+        goat.unregister_strategy("sore-test")
+    assert result.void == () and result["sore-test"].faults > 0 and result["random"].match_wins == 2

@@ -295,3 +295,43 @@ def test_a_bot_that_changes_its_legal_moves_is_caught() -> None:
     finally:
         for move, key in changed:  # the moves are the engine's own, shared: put it back
             object.__setattr__(move, "_key", key)
+
+
+class _RaisingRepr:
+    def __repr__(self) -> str:
+        raise RuntimeError("my repr raises")
+
+
+@pytest.mark.parametrize(
+    ("choose", "message"),
+    [
+        (lambda view, legal: _RaisingRepr(), "returned a _RaisingRepr, not a goat.Move"),
+        (lambda view, legal: object.__setattr__(goat.DECK[1], "rank", goat.Rank.ACE) or legal[0], "changed the view"),
+        (lambda view, legal: object.__setattr__(legal[0], "cards", frozenset()) or legal[0], "changed the view"),
+    ],
+)
+def test_check_strategy_catches_what_a_hostile_review_found(choose: Any, message: str) -> None:
+    with pytest.raises(StrategyCheckError, match=message):
+        check_strategy(bot(lambda rng, view, legal: choose(view, legal)), games=1)
+    assert str(goat.DECK[1]) == "7C" and all(m.cards for m in goat.legal_moves(goat.new_game(seed=1)))  # put back
+
+
+def test_check_strategy_catches_changes_made_in_the_hooks() -> None:
+    class Spoiler:
+        def choose(self, view: PlayerView, legal: tuple[Move, ...]) -> Move:
+            return legal[0]
+
+        def end_game(self, view: PlayerView, result: goat.GameResult) -> None:
+            if view.history:
+                object.__setattr__(view.history[0], "seat", (view.history[0].seat + 1) % 4)
+
+    with pytest.raises(StrategyCheckError, match=r"end_game\(\) changed"):
+        check_strategy(lambda seed=None: Spoiler(), games=1)
+
+    class LookupRaises:
+        @property
+        def choose(self) -> Any:
+            raise KeyError("no choose today")
+
+    with pytest.raises(StrategyCheckError):
+        check_strategy(lambda seed=None: LookupRaises(), games=1)

@@ -1,9 +1,9 @@
 """One game, and one match, under a fault policy: the referee's loop.
 
 The referee is the one place that holds a :class:`~goat.GameState` and the players at once.  Each
-player sits in a *seat* that the referee trusts for nothing: an in-process bot (:class:`_InProcess`)
-is called under a time budget and its answer is looked up among the legal moves (its own object is
-never played); a sealed bot (:class:`_Sealed`) is a child process that is killed when it overruns.
+player sits in a *seat* that the referee trusts for nothing (:mod:`goat.arena.seats`): an in-process
+bot is called under a time budget, guarded, and its answer looked up among the legal moves (its own
+object is never played); a sealed bot is a child process that is killed when it overruns.
 Whatever a seat does wrong becomes a :class:`~goat.records.Fault`, handled by the fault policy:
 
 - ``on_fault="forfeit"``: its team loses the game 120 : 0 with 6 defeat-scores;
@@ -14,24 +14,19 @@ A fault never ends the match or the tournament — a real Ctrl-C of the person r
 
 from __future__ import annotations
 
-import queue
 import random
-import signal
-import threading
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
-from typing import Any, Literal
+from collections.abc import Iterable, Sequence
+from typing import Literal
 
 import attrs
 
-from goat.arena.sealed import DEFAULT_TIME_LIMIT, BotFault, ProcessStrategy
-from goat.moves import Move
+from goat.arena.seats import Seat, SeatFault, seats_for, watching_interrupts
 from goat.records import Fault, GameRecord, from_state
 from goat.rules import new_game, play
-from goat.scoring import GameResult, Match
+from goat.scoring import Match
 from goat.state import GameState
-from goat.strategy import Strategy, canonical_move
-from goat.view import PlayerView, view
+from goat.strategy import Strategy
+from goat.view import view
 
 __all__ = ["FaultPolicy", "MatchRecord", "play_game", "play_match"]
 
@@ -40,174 +35,11 @@ FaultPolicy = Literal["forfeit", "random"]
 MAX_GAMES_PER_MATCH = 200
 
 
-class SeatFault(Exception):  # noqa: N818 - "fault" is the arena's word (records.Fault)
-    """What a seat did wrong, as the record will say it."""
-
-    def __init__(self, kind: str, reason: str, stderr: str | None = None) -> None:
-        super().__init__(reason)
-        self.kind = kind
-        self.reason = reason
-        self.stderr = stderr or None
-
-
-# --- a real Ctrl-C, told apart from a bot's KeyboardInterrupt ----------------------------------
-
-_INTERRUPTS = [0]  # SIGINTs received while a match was being played
-
-
-@contextmanager
-def watching_interrupts() -> Iterator[None]:
-    """Count real SIGINTs, so that a ``KeyboardInterrupt`` a bot raises is its fault, not the end of the run.
-
-    Only the main thread can install a handler; elsewhere no SIGINT arrives, so any
-    ``KeyboardInterrupt`` there comes from a bot.
-    """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.getsignal(signal.SIGINT)
-
-    def handler(signum: int, frame: Any) -> None:
-        _INTERRUPTS[0] += 1
-        if callable(previous):
-            previous(signum, frame)
-        elif previous != signal.SIG_IGN:
-            raise KeyboardInterrupt
-
-    signal.signal(signal.SIGINT, handler)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-
-
-def interrupts_seen() -> int:
-    """How many real SIGINTs :func:`watching_interrupts` has counted so far."""
-    return _INTERRUPTS[0]
-
-
-def is_real_interrupt(error: BaseException, before: int) -> bool:
-    """Whether ``error`` is a real Ctrl-C (one counted since ``before``), not a bot's own ``KeyboardInterrupt``."""
-    return isinstance(error, KeyboardInterrupt) and _INTERRUPTS[0] > before
-
-
-# --- seats ----------------------------------------------------------------------------------
-
-
-class _InProcess:
-    """A bot in the referee's process: called under a budget, its answer looked up among the legal moves.
-
-    A call that overruns cannot be stopped (a thread cannot be killed): the bot is abandoned and not
-    called again for the rest of the match, so it is never called while its last call still runs.
-    """
-
-    def __init__(self, bot: Strategy, time_limit: float | None) -> None:
-        self.bot = bot
-        self.time_limit = time_limit
-        self.abandoned: str | None = None
-
-    def new_game(self) -> None:
-        pass
-
-    def _call(self, what: str, function: Callable[..., Any], *args: Any) -> Any:
-        if self.abandoned is not None:
-            raise SeatFault("disabled", f"not asked again this match: {self.abandoned}")
-        before = _INTERRUPTS[0]
-        if self.time_limit is None:
-            try:
-                return function(*args)
-            except BaseException as error:  # SystemExit, GeneratorExit, a bot's KeyboardInterrupt …
-                if is_real_interrupt(error, before):
-                    raise
-                raise SeatFault("exception", f"{what}() raised {type(error).__name__}: {error}") from None
-        answers: queue.Queue[tuple[bool, Any]] = queue.Queue(maxsize=1)
-
-        def run() -> None:
-            try:
-                answers.put((True, function(*args)))
-            except BaseException as error:  # handed back to the referee's thread
-                answers.put((False, error))
-
-        threading.Thread(target=run, daemon=True, name="goat-bot").start()
-        try:
-            ok, value = answers.get(timeout=self.time_limit)
-        except queue.Empty:
-            self.abandoned = f"its {what}() overran the budget of {self.time_limit:g} s"
-            raise SeatFault("timeout", f"{what}() gave no answer within the budget of {self.time_limit:g} s") from None
-        if not ok:
-            raise SeatFault("exception", f"{what}() raised {type(value).__name__}: {value}")
-        return value
-
-    def start_game(self, seen: PlayerView) -> None:
-        hook = getattr(self.bot, "start_game", None)
-        if hook is not None:
-            self._call("start_game", hook, seen)
-
-    def choose(self, seen: PlayerView, legal: tuple[Move, ...]) -> Move:
-        answer = self._call("choose", self.bot.choose, seen, legal)
-        move = canonical_move(answer, legal)
-        if move is None:
-            shown = str(answer) if type(answer) is Move else f"a {type(answer).__name__}"
-            raise SeatFault("illegal", f"returned {shown}, which is not one of the {len(legal)} legal moves")
-        return move
-
-    def end_game(self, seen: PlayerView, result: GameResult, forfeit: int | None) -> None:
-        hook = getattr(self.bot, "end_game", None)
-        if hook is not None and self.abandoned is None:
-            self._call("end_game", hook, seen, result)
-
-    def close(self) -> None:
-        pass
-
-
-class _Sealed:
-    """A protocol bot in a child process: killed when it overruns, started afresh for the next game."""
-
-    def __init__(self, bot: ProcessStrategy, time_limit: float | None) -> None:
-        self.bot = bot
-        self.time_limit = DEFAULT_TIME_LIMIT if time_limit is None else time_limit
-        self.dead: str | None = None  # why the process died this game, if it did
-
-    def new_game(self) -> None:
-        self.dead = None
-
-    def _call(self, what: str, function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-        if self.dead is not None:
-            raise SeatFault("disabled", f"not asked again this game: {self.dead}")
-        try:
-            return function(*args, timeout=self.time_limit, **kwargs)
-        except BotFault as fault:
-            if fault.killed or not self.bot.process.alive:
-                self.dead = f"its process was stopped at its {what} ({fault.kind})"
-            raise SeatFault(fault.kind, fault.reason, fault.stderr) from None
-
-    def start_game(self, seen: PlayerView) -> None:
-        self._call("start_game", self.bot.start_game, seen)
-
-    def choose(self, seen: PlayerView, legal: tuple[Move, ...]) -> Move:
-        move: Move = self._call("choose", self.bot.choose, seen, legal)
-        return move
-
-    def end_game(self, seen: PlayerView, result: GameResult, forfeit: int | None) -> None:
-        if self.dead is None:
-            self._call("end_game", self.bot.end_game, seen, result, forfeit=forfeit)
-
-    def close(self) -> None:
-        self.bot.close()
-
-
-def _seats(strategies: Sequence[Strategy], time_limit: float | None) -> list[_InProcess | _Sealed]:
-    return [
-        _Sealed(bot, time_limit) if isinstance(bot, ProcessStrategy) else _InProcess(bot, time_limit)
-        for bot in strategies
-    ]
-
-
 # --- one game -------------------------------------------------------------------------------
 
 
 def _play(
-    seats: Sequence[_InProcess | _Sealed],
+    seats: Sequence[Seat],
     state: GameState,
     *,
     seed: int | None,
@@ -300,7 +132,7 @@ def play_game(
     check_policy(on_fault, time_limit)
     _check_seed(seed, "play_game()")
     state = new_game(seed=seed, dealer=dealer)
-    seats = _seats(bots, time_limit)
+    seats = seats_for(bots, time_limit)
     label = None if names is None else tuple(names)
     try:
         with watching_interrupts():
@@ -342,7 +174,7 @@ def play_match(
     bots = _check_bots(strategies)
     check_policy(on_fault, time_limit)
     _check_seed(seed, "play_match()")
-    seats = _seats(bots, time_limit)
+    seats = seats_for(bots, time_limit)
     try:
         with watching_interrupts():
             return _match(seats, seed, on_fault, None if names is None else tuple(names))
@@ -351,9 +183,7 @@ def play_match(
             seat.close()
 
 
-def _match(
-    seats: Sequence[_InProcess | _Sealed], seed: int, on_fault: FaultPolicy, names: tuple[str, ...] | None
-) -> MatchRecord:
+def _match(seats: Sequence[Seat], seed: int, on_fault: FaultPolicy, names: tuple[str, ...] | None) -> MatchRecord:
     seeds = random.Random(seed)
     fallback = random.Random(seed ^ 0x5EED)
     match = Match()

@@ -261,10 +261,15 @@ def parse_move(text: object, where: str = "move") -> Move:
     found = _MOVE_CACHE.get(text)
     if found is None:
         found = Move.from_str(text)
-        if len(_MOVE_CACHE) > 100_000:
-            _MOVE_CACHE.clear()
-        _MOVE_CACHE[text] = found
+        if len(text) <= _LONGEST_MOVE:  # a bot's padded text is not worth keeping (nor its memory)
+            if len(_MOVE_CACHE) > 100_000:
+                _MOVE_CACHE.clear()
+            _MOVE_CACHE[text] = found
     return found
+
+
+# "3 molodka 10S 10H 10D 10C" and the like: no move written the usual way is longer.
+_LONGEST_MOVE: Final = 32
 
 
 def _moves(value: object, where: str) -> tuple[Move, ...]:

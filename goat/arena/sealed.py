@@ -53,6 +53,7 @@ __all__ = [
     "ProcessStrategy",
     "bot_command",
     "import_path_env",
+    "split_command",
 ]
 
 #: Seconds a sealed bot has for each reply when nobody sets a limit: sealed play never waits forever.
@@ -64,29 +65,95 @@ STDERR_TAIL: Final = 4096
 #: Seconds a bot has to exit after ``quit`` before its process group is killed.
 QUIT_GRACE: Final = 0.5
 
-# A tiny launcher runs between the referee and the bot: it asks Linux to kill the bot when the referee
-# dies (PR_SET_PDEATHSIG, so that not even a killed referee leaves a bot behind), sets the resource
-# limits, then execs the bot.  Doing this in a launcher rather than in preexec_fn keeps the referee from
-# running Python code between fork and exec, which is unsafe in a process with threads.
-_LAUNCHER: Final = """\
-import os, sys
+# A small supervisor runs between the referee and the bot, for the bot's whole life.  It forks the bot
+# (with the resource limits set in the child only), and on Linux makes itself the "subreaper" of
+# everything the bot starts, so that a helper process cannot escape by changing its process group or
+# double-forking: orphans are re-parented to the supervisor, which kills every descendant when the bot
+# ends, when the referee asks (SIGTERM), and when the referee dies (PR_SET_PDEATHSIG).  It mirrors the
+# bot's exit (status or signal).  Running as a separate program also keeps the referee from running
+# Python code between fork and exec, which is unsafe in a process with threads.
+_SUPERVISOR: Final = """\
+import os, signal, sys
 referee, memory, cpu, argv = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4:]
-if sys.platform.startswith("linux"):
-    import ctypes, signal
-    ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+linux = sys.platform.startswith("linux")
+if linux:
+    import ctypes
+    libc = ctypes.CDLL(None)
+    libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG: told when the referee dies
+    libc.prctl(36, 1)  # PR_SET_CHILD_SUBREAPER: the bot's orphans become ours
     if os.getppid() != referee:  # the referee died before that took effect
         os._exit(1)
-if memory != "-" or cpu != "-":
-    import resource
-    if memory != "-":
-        resource.setrlimit(resource.RLIMIT_AS, (int(memory), int(memory)))
-    if cpu != "-":
-        resource.setrlimit(resource.RLIMIT_CPU, (int(cpu), int(cpu) + 1))
-try:
-    os.execvp(argv[0], argv)
-except OSError as error:
-    print(f"cannot start {argv[0]!r}: {error.strerror}", file=sys.stderr)
-    os._exit(127)
+bot = os.fork()
+if bot == 0:
+    if linux:
+        libc.prctl(1, signal.SIGKILL)  # the bot dies with its supervisor
+    if memory != "-" or cpu != "-":
+        import resource
+        if memory != "-":
+            resource.setrlimit(resource.RLIMIT_AS, (int(memory), int(memory)))
+        if cpu != "-":
+            resource.setrlimit(resource.RLIMIT_CPU, (int(cpu), int(cpu) + 1))
+    try:
+        os.execvp(argv[0], argv)
+    except OSError as error:
+        print(f"cannot start {argv[0]!r}: {error.strerror}", file=sys.stderr)
+        os._exit(127)
+os.close(0)
+os.close(1)  # the pipes are the bot's alone: the referee sees their end when the bot's end comes
+me = os.getpid()
+
+def descendants():
+    parents = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", "rb") as stat:
+                    parents[int(entry)] = int(stat.read().rsplit(b") ", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                pass
+    found, frontier = set(), {me}
+    while frontier:
+        frontier = {pid for pid, parent in parents.items() if parent in frontier and pid not in found}
+        found |= frontier
+    return found
+
+def clean_up():
+    for _ in range(20):
+        others = descendants() if linux else set()
+        if not others:
+            break
+        for pid in others:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        try:
+            while os.waitpid(-1, os.WNOHANG)[0]:
+                pass
+        except ChildProcessError:
+            pass
+
+def stop(signum, frame):
+    try:
+        os.kill(bot, signal.SIGKILL)
+    except OSError:
+        pass
+    clean_up()
+    os._exit(1)
+
+signal.signal(signal.SIGTERM, stop)
+signal.signal(signal.SIGINT, signal.SIG_IGN)
+while True:
+    try:
+        pid, status = os.waitpid(-1, 0)
+    except ChildProcessError:
+        os._exit(1)
+    if pid == bot:
+        clean_up()
+        if os.WIFSIGNALED(status):
+            signal.signal(os.WTERMSIG(status), signal.SIG_DFL)
+            os.kill(me, os.WTERMSIG(status))
+        os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 1)
 """
 
 
@@ -103,6 +170,23 @@ class BotFault(GoatError):  # noqa: N818 - "fault" is the arena's word (records.
         self.reason = reason
         self.stderr = stderr
         self.killed = killed
+
+
+#: The longest ``exec:`` command read, in characters (splitting words as a shell does takes time).
+MAX_COMMAND: Final = 1 << 16
+
+
+def split_command(command: str) -> list[str]:
+    """A bot's command line as words, split as a POSIX shell splits them; :class:`ValueError` if it cannot be."""
+    if len(command) > MAX_COMMAND:
+        raise ValueError(f"a bot's command is at most {MAX_COMMAND} characters, not {len(command)}")
+    try:
+        words = shlex.split(command)
+    except ValueError as error:
+        raise ValueError(f"cannot split the bot's command {command[:80]!r} into words: {error}") from None
+    if not words:
+        raise ValueError(f"a bot's command names a program to run, not {command!r}")
+    return words
 
 
 def bot_command(spec: str) -> list[str]:
@@ -166,7 +250,7 @@ class BotProcess:
         if os.name == "posix":
             memory = "-" if self.memory_mb is None else str(self.memory_mb * 1024 * 1024)
             cpu = "-" if self.cpu_seconds is None else str(self.cpu_seconds)
-            argv = [sys.executable, "-I", "-S", "-c", _LAUNCHER, str(os.getpid()), memory, cpu, *argv]
+            argv = [sys.executable, "-I", "-S", "-c", _SUPERVISOR, str(os.getpid()), memory, cpu, *argv]
         try:
             process = subprocess.Popen(
                 argv,
@@ -212,13 +296,17 @@ class BotProcess:
         if process is None:
             return
         self._process = None
-        try:
-            if os.name == "posix":
-                os.killpg(process.pid, signal.SIGKILL)  # the group outlives its leader: kill it whatever
-            else:  # pragma: no cover - not POSIX
-                process.kill()
-        except (ProcessLookupError, PermissionError):
-            pass
+        if os.name == "posix":
+            # First the supervisor, which kills the bot and all it started, wherever they went; then the
+            # process group, for whatever is left (the group outlives its leader).
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                process.send_signal(signal.SIGTERM)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                process.wait(timeout=1.0)
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(process.pid, signal.SIGKILL)
+        else:  # pragma: no cover - not POSIX
+            process.kill()
         process.wait()
         if self._selector is not None:
             self._selector.close()
@@ -235,9 +323,11 @@ class BotProcess:
             self._kill()
         return BotFault(kind, reason, stderr=self.stderr_tail, killed=kill)
 
-    def _exit_reason(self) -> str:
+    def exit_reason(self) -> str:
+        """How the process ended, in words (``exited with status 3``, ``was killed by SIGSEGV``)."""
         process = self._process
-        assert process is not None
+        if process is None:
+            return "was stopped"
         try:
             code = process.wait(timeout=1.0)
         except subprocess.TimeoutExpired:
@@ -263,6 +353,8 @@ class BotProcess:
         self._check_quiet()
         self._write(line, deadline, kind)
         reply = self._read_line(deadline, kind, timeout)
+        if self._buffer.strip():
+            raise self.fail("protocol", f"replied to {kind!r} with more than one line")
         try:
             return decode(reply)
         except ProtocolError as error:
@@ -275,7 +367,7 @@ class BotProcess:
             shown = bytes(self._buffer[:80]).decode("utf-8", "replace")
             raise self.fail("protocol", f"wrote {shown!r} when nobody had asked it anything")
         if self._stdout_closed:
-            raise self.fail("crash", f"the process {self._exit_reason()}")
+            raise self.fail("crash", f"the process {self.exit_reason()}")
 
     def _write(self, data: bytes, deadline: float, what: str) -> None:
         process = self._process
@@ -288,7 +380,7 @@ class BotProcess:
             except BlockingIOError:
                 written = 0
             except (BrokenPipeError, ConnectionResetError):
-                raise self.fail("crash", f"the process {self._exit_reason()} before reading {what!r}") from None
+                raise self.fail("crash", f"the process {self.exit_reason()} before reading {what!r}") from None
             view = view[written:]
             if view:
                 remaining = deadline - time.monotonic()
@@ -334,7 +426,7 @@ class BotProcess:
             if len(self._buffer) > MAX_LINE:
                 raise self.fail("flood", f"wrote more than {MAX_LINE} bytes without a line end")
             if self._stdout_closed:
-                raise self.fail("crash", f"the process {self._exit_reason()} instead of replying to {what!r}")
+                raise self.fail("crash", f"the process {self.exit_reason()} instead of replying to {what!r}")
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 raise self.fail("timeout", f"no reply to {what!r} within {timeout:g} s; the process was killed")
@@ -366,7 +458,7 @@ class ProcessStrategy:
         name: str | None = None,
         env: Mapping[str, str] | None = None,
     ) -> None:
-        argv = shlex.split(command) if isinstance(command, str) else list(command)
+        argv = split_command(command) if isinstance(command, str) else list(command)
         if not argv:
             raise ValueError(f"a bot command names a program to run, not {command!r}")
         if seed is not None and seed.__class__ is not int:
@@ -405,7 +497,8 @@ class ProcessStrategy:
             "time_limit": self.time_limit,
         }
         reply = self._expect(hello, "hello", max(self.startup_limit, self.time_limit))
-        if reply.get("protocol") != PROTOCOL_VERSION or not isinstance(reply.get("name"), str):
+        protocol, name = reply.get("protocol"), reply.get("name")
+        if type(protocol) is not int or protocol != PROTOCOL_VERSION or not isinstance(name, str):
             raise self._process.fail(
                 "protocol", f"answered hello with {reply!r:.200}; expected protocol {PROTOCOL_VERSION} and a name"
             )
@@ -437,9 +530,17 @@ class ProcessStrategy:
         text = f'{{"type":"start_game","game":{self._game},"view":{view_text(view)}}}'
         self._expect(("start_game", text), "ok", timeout or self.time_limit)
 
+    def _running(self, what: str) -> None:
+        """Between ``start_game`` and ``end_game`` the process must stay up: one that died is not restarted
+        in the middle of a game (it would miss the game's start), it is a crash."""
+        if not self._process.alive:
+            if self._game == 0:
+                raise BotFault("crash", f"asked to {what} before any start_game")
+            raise self._process.fail("crash", f"the process {self._process.exit_reason()} before the {what!r} request")
+
     def choose(self, view: PlayerView, legal: tuple[Move, ...], *, timeout: float | None = None) -> Move:
         """The bot's move: one of ``legal`` (the referee's own object), or :class:`BotFault`."""
-        self._ensure(view.seat)
+        self._running("choose")
         moves = json.dumps([notation(m) for m in legal], ensure_ascii=False, separators=(",", ":"))
         text = f'{{"type":"choose","game":{self._game},"view":{view_text(view)},"legal":{moves}}}'
         reply = self._expect(("choose", text), "move", timeout or self.time_limit)
@@ -460,8 +561,7 @@ class ProcessStrategy:
         self, view: PlayerView, result: GameResult, *, timeout: float | None = None, forfeit: int | None = None
     ) -> None:
         """Tell the bot the game is over, with its result (``forfeit``: the team that forfeited)."""
-        if not self._process.alive:
-            return  # it died during the game; it learns of the next game when it is started again
+        self._running("end_game")
         outcome = json.dumps(result_to_json(result, forfeit=forfeit), separators=(",", ":"))
         text = f'{{"type":"end_game","game":{self._game},"view":{view_text(view)},"result":{outcome}}}'
         self._expect(("end_game", text), "ok", timeout or self.time_limit)

@@ -12,20 +12,23 @@ match that kills its worker a second time is recorded as void, with the reason.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import os
 import pickle
 import random
-import shlex
+import signal
 import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Literal
 
 import attrs
 
 from goat.arena.game import FaultPolicy, check_policy, play_match
-from goat.arena.sealed import BotFault, ProcessStrategy, bot_command, import_path_env
+from goat.arena.sealed import BotFault, ProcessStrategy, bot_command, import_path_env, split_command
+from goat.arena.seats import describe_error, interrupts_seen, is_real_interrupt, watching_interrupts
 from goat.arena.stats import MatchOutcome, TournamentResult, totals
 from goat.strategy import (
     _REGISTERED,
@@ -151,7 +154,7 @@ def _plan(entrant: Entrant, isolation: Isolation) -> _Plan:
     if name.startswith(EXEC_PREFIX):  # a protocol bot is a process whatever the isolation
         if options:
             raise ValueError(f"entrant {entrant.title!r}: an exec: bot takes no options")
-        return _Plan(entrant, tuple(shlex.split(name[len(EXEC_PREFIX) :])))
+        return _Plan(entrant, tuple(split_command(name[len(EXEC_PREFIX) :])))
     registered = _REGISTERED.get(name)
     if registered is not None:
         if chosen != "process":
@@ -192,7 +195,18 @@ class _Job:
 def _run_job(job: _Job) -> MatchOutcome:
     base = random.Random(job.seed).randrange(2**32)
     plans = [job.team0 if seat % 2 == 0 else job.team1 for seat in range(4)]
-    bots = [plan.build(base + seat, job.time_limit, job.memory_mb, job.cpu_seconds) for seat, plan in enumerate(plans)]
+    bots = []
+    before = interrupts_seen()
+    for seat, plan in enumerate(plans):
+        try:  # a factory is a bot's code too: what it raises here is its team's fault, not the tournament's end
+            bots.append(plan.build(base + seat, job.time_limit, job.memory_mb, job.cpu_seconds))
+        except BaseException as error:
+            for bot in bots:
+                if isinstance(bot, ProcessStrategy):
+                    bot.close()
+            if is_real_interrupt(error, before):
+                raise
+            return _forfeited(job, seat % 2)
     names = tuple(plan.title for plan in plans)
     record = play_match(bots, seed=job.seed, on_fault=job.on_fault, time_limit=job.time_limit, names=names)
     wins = [0, 0]
@@ -211,6 +225,17 @@ def _run_job(job: _Job) -> MatchOutcome:
         record.match.defeat,
         (faults[0], faults[1]),
     )
+
+
+def _forfeited(job: _Job, team: int) -> MatchOutcome:
+    """A match that ``team`` loses before it starts, its bot having failed to be built."""
+    faults = (1, 0) if team == 0 else (0, 1)
+    return MatchOutcome((job.team0.title, job.team1.title), job.seed, team, 0, (0, 0), (0, 0), faults, None)
+
+
+def _become_worker() -> None:
+    """The initializer of the tournament's own worker processes: the operator's Ctrl-C is the referee's to handle."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _probe(plans: Sequence[_Plan]) -> None:
@@ -321,22 +346,45 @@ def run_tournament(
     jobs = _jobs(plans, matches // 2, seed, on_fault, time_limit, memory_mb, cpu_seconds)
     started = time.perf_counter()
     own = executor is None
-    pool: Executor = ProcessPoolExecutor(max_workers=os.cpu_count() or 1) if executor is None else executor
+    pool: Executor = _own_pool(os.cpu_count() or 1) if executor is None else executor
     outcomes: list[MatchOutcome] = []
-    try:
+    stopped = True
+    with watching_interrupts():
+        before = interrupts_seen()
         try:
-            pool.submit(_probe, plans).result()
-        except (StrategyLoadError, ValueError, TypeError, pickle.PicklingError, AttributeError) as error:
-            raise StrategyLoadError(f"the entrants cannot be built where the matches run: {error}") from None
-        lost = _play_jobs(pool, jobs, outcomes, progress)
-    finally:
-        if own:
-            pool.shutdown(cancel_futures=True)
-    if lost:
-        _replay_lost(lost, outcomes, progress, len(jobs))
+            try:
+                pool.submit(_probe, plans).result()
+            except BaseException as error:  # what the entrants' code raised where they are built
+                if is_real_interrupt(error, before):
+                    raise
+                raise StrategyLoadError(
+                    f"the entrants cannot be built where the matches run: {describe_error(error)}"
+                ) from None
+            lost = _play_jobs(pool, jobs, outcomes, progress, before)
+            stopped = False
+        finally:
+            if own:
+                _shut_down(pool, at_once=stopped)
+        if lost:
+            _replay_lost(lost, outcomes, progress, len(jobs), threads=isinstance(pool, ThreadPoolExecutor))
     played = [o for o in outcomes if o.void is None]
     void = tuple(o for o in outcomes if o.void is not None)
     return TournamentResult(totals(titles, outcomes), len(played), seed, time.perf_counter() - started, void)
+
+
+def _own_pool(workers: int) -> ProcessPoolExecutor:
+    return ProcessPoolExecutor(max_workers=workers, initializer=_become_worker)
+
+
+def _shut_down(pool: Executor, *, at_once: bool) -> None:
+    """Shut our pool down; after a Ctrl-C or an error, at once: its workers are stopped, not waited for."""
+    if at_once and isinstance(pool, ProcessPoolExecutor):
+        for process in list(getattr(pool, "_processes", {}).values()):  # sealed bots die with their worker
+            with contextlib.suppress(Exception):
+                process.terminate()
+        pool.shutdown(wait=False, cancel_futures=True)
+    else:
+        pool.shutdown(cancel_futures=True)
 
 
 def _play_jobs(
@@ -344,6 +392,7 @@ def _play_jobs(
     jobs: Sequence[_Job],
     outcomes: list[MatchOutcome],
     progress: Callable[[int, int], None] | None,
+    before: int,
 ) -> list[tuple[_Job, BaseException]]:
     """Run the jobs; return those whose worker died (or that failed), with the error."""
     lost: list[tuple[_Job, BaseException]] = []
@@ -356,7 +405,9 @@ def _play_jobs(
     for future in as_completed(futures):
         try:
             outcomes.append(future.result())
-        except Exception as error:  # the worker died (BrokenProcessPool, a cluster's lost worker, …)
+        except BaseException as error:  # the worker died (BrokenProcessPool, a cluster's lost worker, …)
+            if is_real_interrupt(error, before):
+                raise
             lost.append((futures[future], error))
             continue
         if progress is not None:
@@ -369,6 +420,8 @@ def _replay_lost(
     outcomes: list[MatchOutcome],
     progress: Callable[[int, int], None] | None,
     total: int,
+    *,
+    threads: bool,
 ) -> None:
     """Play each lost match again, alone in a fresh worker (a pool of one); one lost again is void.
 
@@ -376,18 +429,19 @@ def _replay_lost(
     one that killed it; alone, each innocent match is played out and only the culprit is lost twice.
     """
 
+    def void(job: _Job, reason: str) -> MatchOutcome:
+        return MatchOutcome((job.team0.title, job.team1.title), job.seed, None, 0, (0, 0), (0, 0), (0, 0), reason)
+
     def again(item: tuple[_Job, BaseException]) -> MatchOutcome:
         job, first = item
-        with ProcessPoolExecutor(max_workers=1) as fresh:
+        if threads:  # no process died: the job itself failed, and would again
+            return void(job, f"the match could not be played: {describe_error(first)}")
+        with _own_pool(1) as fresh:
             try:
                 return fresh.submit(_run_job, job).result()
             except Exception as error:
-                reason = (
-                    f"the worker process playing it died twice ({type(first).__name__}, "
-                    f"then {type(error).__name__}: {error})"
-                )
-                teams = (job.team0.title, job.team1.title)
-                return MatchOutcome(teams, job.seed, None, 0, (0, 0), (0, 0), (0, 0), reason)
+                died = "died" if isinstance(error, BrokenProcessPool) else f"failed ({describe_error(error)})"
+                return void(job, f"the worker process playing it {died}, twice (first: {describe_error(first)})")
 
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as driver:
         for outcome in driver.map(again, lost):

@@ -95,6 +95,26 @@ def turn_hostile(message: dict) -> None:
         sys.stderr.flush()
         send({"type": "move", "move": legal[0]})
         return
+    if MODE == "exit-after-reply":
+        send({"type": "move", "move": legal[0]})
+        os._exit(3)
+    if MODE == "setpgid-helper":
+        subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3600)", MARKER], process_group=0)
+        send({"type": "move", "move": legal[0]})
+        return
+    if MODE == "sigint-referee":
+        with open(f"/proc/{os.getppid()}/stat") as stat:  # our parent is the supervisor; its parent, the referee
+            referee = int(stat.read().rsplit(") ", 1)[1].split()[1])
+        os.kill(referee, signal.SIGINT)
+        send({"type": "move", "move": legal[0]})
+        return
+    if MODE == "surrogate-error":
+        out.write(b'{"type": "error", "message": "\\ud800 cannot decide"}\n')
+        out.flush()
+        return
+    if MODE == "padded":
+        send({"type": "move", "move": legal[0] + " " * 100_000})
+        return
     if MODE == "slow":
         time.sleep(1.5)
         send({"type": "move", "move": legal[0]})
@@ -117,6 +137,9 @@ def main() -> None:
                 forever()
             if MODE == "hello-old":
                 send({"type": "hello", "protocol": 0, "name": "old"})
+                continue
+            if MODE == "hello-true":
+                send({"type": "hello", "protocol": True, "name": "boolean"})
                 continue
             send({"type": "hello", "protocol": 1, "name": f"hostile {MODE}"})
         elif kind == "start_game":

@@ -1,0 +1,416 @@
+"""The seats of the referee: how it calls a bot without trusting it.
+
+An in-process bot (:class:`InProcessSeat`) runs in the referee's own process, so the referee guards
+every call: the lookup of the bot's method and the call itself run under the time budget; whatever
+the bot raises is described within that budget, safely, in bounded text; the objects the bot was given
+(its legal moves, the cards, the plays of its view) and the process-wide settings a bot can reach (the
+recursion limit, signal handlers, the interval timer, the standard streams) are checked after the call
+and put back if it changed them; the bot's answer is looked up by value among the legal moves, and a
+move rebuilt from the referee's own record is played.  A sealed bot (:class:`SealedSeat`) is a child
+process (:mod:`goat.arena.sealed`).  Either way, what a bot does wrong becomes a :class:`SeatFault`.
+
+What in-process play cannot prevent is written on the documentation's "Sealed play" page.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import queue
+import signal
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, Final
+
+import attrs
+
+from goat.arena.sealed import DEFAULT_TIME_LIMIT, BotFault, ProcessStrategy
+from goat.cards import DECK
+from goat.moves import Move
+from goat.scoring import GameResult
+from goat.strategy import Strategy
+from goat.view import PlayerView
+
+__all__ = ["InProcessSeat", "SealedSeat", "SeatFault", "clean_text", "describe_error", "watching_interrupts"]
+
+#: The longest reason a fault keeps, in characters.
+MAX_REASON: Final = 500
+
+
+class SeatFault(Exception):  # noqa: N818 - "fault" is the arena's word (records.Fault)
+    """What a seat did wrong, as the record will say it."""
+
+    def __init__(self, kind: str, reason: str, stderr: str | None = None) -> None:
+        super().__init__(reason)
+        self.kind = kind
+        self.reason = clean_text(reason, MAX_REASON)
+        self.stderr = clean_text(stderr, 1 << 16) if stderr else None
+
+
+def clean_text(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters and made writable as UTF-8 (a lone surrogate becomes ``\\udXXX``)."""
+    if len(text) > limit:
+        text = text[: limit - 1] + "…"
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def describe_error(error: BaseException) -> str:
+    """``"TypeName: message"`` of an error a bot raised, bounded, even if its ``__str__`` raises or lies."""
+    try:
+        name = type(error).__name__
+        if not isinstance(name, str):
+            name = "an exception"
+    except BaseException:
+        name = "an exception"
+    try:
+        message = str(error)  # a bot's code: it may raise, or return something huge
+        if not isinstance(message, str):
+            raise TypeError
+    except BaseException:
+        return f"{name} (whose message cannot be shown)"
+    return clean_text(f"{name}: {message}" if message else name, MAX_REASON)
+
+
+# --- a real Ctrl-C, told apart from a bot's KeyboardInterrupt or SIGINT ---------------------------
+
+_INTERRUPTS = [0]  # real SIGINTs received while a match was being played
+
+
+def interrupts_seen() -> int:
+    """How many real SIGINTs :func:`watching_interrupts` has counted so far."""
+    return _INTERRUPTS[0]
+
+
+def is_real_interrupt(error: BaseException, before: int) -> bool:
+    """Whether ``error`` is a real Ctrl-C (one counted since ``before``), not a bot's own ``KeyboardInterrupt``."""
+    return isinstance(error, KeyboardInterrupt) and _INTERRUPTS[0] > before
+
+
+def _from_a_bot(pid: int) -> bool:
+    """Whether the process ``pid`` is this one or one of its descendants: a bot, in-process or sealed."""
+    me = os.getpid()
+    for _ in range(64):
+        if pid == me:
+            return True
+        if pid <= 1:
+            return False
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as stat:
+                pid = int(stat.read().rsplit(b") ", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            return False
+    return False
+
+
+@contextmanager
+def watching_interrupts() -> Iterator[None]:
+    """Count the real SIGINTs while bots play, so that one a bot raises or sends is its own business.
+
+    Where the system tells who sent a signal (Linux), SIGINT is taken by a watching thread: one from
+    the terminal or from another program stops the run; one from this process or its descendants (a
+    bot calling ``os.kill``) is ignored.  Elsewhere every SIGINT counts as real.  Only the main thread
+    receives signals; in other threads any ``KeyboardInterrupt`` comes from a bot.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.getsignal(signal.SIGINT)
+
+    def handler(signum: int, frame: Any) -> None:  # a SIGINT that reached Python without the watcher
+        _INTERRUPTS[0] += 1
+        if callable(previous):
+            previous(signum, frame)
+        elif previous != signal.SIG_IGN:
+            raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, handler)
+    watcher = _start_watcher() if sys.platform.startswith("linux") and previous != signal.SIG_IGN else None
+    try:
+        yield
+    finally:
+        if watcher is not None:
+            watcher()
+        signal.signal(signal.SIGINT, previous)
+
+
+def _start_watcher() -> Callable[[], None]:
+    """Block SIGINT in this thread and take it in a watching thread, which sees its sender; returns ``stop``.
+
+    A real one is handed to the main thread as SIGUSR2 (SIGINT is blocked there), whose handler raises
+    ``KeyboardInterrupt``: a signal, unlike ``_thread.interrupt_main``, also wakes a thread that sleeps
+    or waits for a bot.
+    """
+    main = threading.main_thread().ident
+    assert main is not None
+    real = [False]
+
+    def wake(signum: int, frame: Any) -> None:
+        if real[0]:
+            real[0] = False
+            raise KeyboardInterrupt
+
+    previous_usr2 = signal.signal(signal.SIGUSR2, wake)
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    stop = threading.Event()
+
+    def watch() -> None:
+        while not stop.is_set():
+            info = signal.sigtimedwait({signal.SIGINT}, 0.05)
+            if info is None or (info.si_code == getattr(os, "SI_USER", 0) and _from_a_bot(info.si_pid)):
+                continue  # nothing, or a bot's own SIGINT
+            _INTERRUPTS[0] += 1
+            real[0] = True
+            signal.pthread_kill(main, signal.SIGUSR2)
+
+    thread = threading.Thread(target=watch, name="goat-sigint", daemon=True)
+    thread.start()
+
+    def finish() -> None:
+        stop.set()
+        thread.join()
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+        signal.signal(signal.SIGUSR2, previous_usr2)
+
+    return finish
+
+
+# --- what a bot can change: checked after every call, put back ------------------------------------
+
+
+class _Guard:
+    """The objects and settings an in-process bot could change, as they were before its call."""
+
+    def __init__(self, seen: PlayerView, legal: tuple[Move, ...]) -> None:
+        self.moves = [(move, type(move), move._key, move.mask, move.cards, move.kind, move.seat) for move in legal]
+        self.cards = [(card, type(card), card.rank, card.suit, card.index) for card in DECK]
+        plays = {id(p): p for p in (*seen.table, *seen.history, *(p for t in seen.tricks for p in t.plays))}
+        self.plays = [(p, type(p), p.kind, p.seat, p.size, p.cards) for p in plays.values()]
+        self.main = threading.current_thread() is threading.main_thread()
+        self.settings = _settings(self.main)
+
+    def restore(self) -> list[str]:
+        """Put back whatever changed; say what it was."""
+        changed = []
+        for move, move_type, *move_fields in self.moves:
+            if _restore(move, move_type, ("_key", "mask", "cards", "kind", "seat"), move_fields):
+                changed.append("a legal move")
+        for card, card_type, *card_fields in self.cards:
+            if _restore(card, card_type, ("rank", "suit", "index"), card_fields):
+                changed.append("a card")
+        for play, play_type, *play_fields in self.plays:
+            if _restore(play, play_type, ("kind", "seat", "size", "cards"), play_fields):
+                changed.append("a play of its view")
+        now = _settings(self.main)
+        moved = [name for name, value in now.items() if not _same(value, self.settings[name])]
+        if moved:
+            changed.append(f"the process's {', '.join(moved)}")
+            _put_settings(self.settings, self.main)
+        return changed
+
+
+def _same(a: object, b: object) -> bool:
+    # By identity, or as plain numbers: never through a bot's own __eq__ (a replaced sys.stdout may have one).
+    return a is b or (type(a) is type(b) and type(a) in (int, bool) and a == b)
+
+
+def _restore(target: object, cls: type, names: tuple[str, ...], values: list[Any]) -> bool:
+    changed = type(target) is not cls
+    if changed:
+        with contextlib.suppress(TypeError):
+            object.__setattr__(target, "__class__", cls)
+    for name, value in zip(names, values, strict=True):
+        if object.__getattribute__(target, name) is not value:
+            object.__setattr__(target, name, value)
+            changed = True
+    return changed
+
+
+def _settings(main: bool) -> dict[str, object]:
+    found: dict[str, object] = {
+        "recursion limit": sys.getrecursionlimit(),
+        "stdout": sys.stdout,
+        "stderr": sys.stderr,
+        "stdin": sys.stdin,
+    }
+    if main and hasattr(signal, "SIGALRM"):
+        found["SIGALRM handler"] = signal.getsignal(signal.SIGALRM)
+        found["SIGTERM handler"] = signal.getsignal(signal.SIGTERM)
+        found["interval timer"] = signal.getitimer(signal.ITIMER_REAL) != (0.0, 0.0)
+    return found
+
+
+def _put_settings(settings: dict[str, object], main: bool) -> None:
+    limit = settings["recursion limit"]
+    assert isinstance(limit, int)
+    sys.setrecursionlimit(limit)
+    sys.stdout, sys.stderr, sys.stdin = settings["stdout"], settings["stderr"], settings["stdin"]
+    if main and hasattr(signal, "SIGALRM"):
+        if not settings["interval timer"]:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, settings["SIGALRM handler"])  # type: ignore[arg-type]
+        signal.signal(signal.SIGTERM, settings["SIGTERM handler"])  # type: ignore[arg-type]
+
+
+# --- the seats ----------------------------------------------------------------------------------
+
+
+class InProcessSeat:
+    """A bot in the referee's process, guarded (see the module documentation).
+
+    A call that overruns cannot be stopped (a thread cannot be killed): the bot is abandoned and not
+    called again for the rest of the match, so it is never called while its last call still runs.
+    """
+
+    def __init__(self, bot: Strategy, time_limit: float | None) -> None:
+        self.bot = bot
+        self.time_limit = time_limit
+        self.abandoned: str | None = None
+
+    def new_game(self) -> None:
+        pass
+
+    def _call(self, what: str, seen: PlayerView, legal: tuple[Move, ...], *args: Any) -> Any:
+        """``bot.<what>(*args)``: the method looked up and called under the budget, guarded."""
+        if self.abandoned is not None:
+            raise SeatFault("disabled", f"not asked again this match: {self.abandoned}")
+        guard = _Guard(seen, legal)
+        before = interrupts_seen()
+        bot = self.bot
+
+        limit = sys.getrecursionlimit()
+        moved: list[str] = []
+
+        def call() -> tuple[bool, Any]:
+            # Everything that runs the bot's code, its error's __str__ included, runs here.
+            try:
+                method = getattr(bot, what, None)
+                return (True, None if method is None else method(*args))
+            except BaseException as error:  # SystemExit, GeneratorExit, a bot's KeyboardInterrupt …
+                if sys.getrecursionlimit() != limit:  # before anything else: a bot may have left too little room
+                    sys.setrecursionlimit(limit)
+                    moved.append("the process's recursion limit")
+                if is_real_interrupt(error, before):
+                    raise
+                return (False, describe_error(error))
+            finally:
+                if sys.getrecursionlimit() != limit:
+                    sys.setrecursionlimit(limit)
+                    moved.append("the process's recursion limit")
+
+        try:
+            if self.time_limit is None:
+                ok, value = call()
+            else:
+                ok, value = self._in_thread(call, what)
+        finally:
+            changed = moved + guard.restore()
+        if changed:
+            raise SeatFault(
+                "tamper", f"{what}() changed what it was given, which was put back: {', '.join(changed[:5])}"
+            )
+        if not ok:
+            raise SeatFault("exception", f"{what}() raised {value}")
+        return value
+
+    def _in_thread(self, call: Callable[[], tuple[bool, Any]], what: str) -> tuple[bool, Any]:
+        answers: queue.Queue[tuple[bool, Any]] = queue.Queue(maxsize=1)
+
+        def run() -> None:
+            if hasattr(signal, "pthread_sigmask"):  # the operator's Ctrl-C is the main thread's, never a bot's
+                signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+            try:
+                answers.put(call())
+            except BaseException:  # only a real interrupt gets here, and it is the main thread's to handle
+                answers.put((False, "KeyboardInterrupt"))
+
+        threading.Thread(target=run, daemon=True, name="goat-bot").start()
+        try:
+            return answers.get(timeout=self.time_limit)
+        except queue.Empty:
+            self.abandoned = f"its {what}() overran the budget of {self.time_limit:g} s"
+            raise SeatFault("timeout", f"{what}() gave no answer within the budget of {self.time_limit:g} s") from None
+
+    def start_game(self, seen: PlayerView) -> None:
+        self._call("start_game", seen, (), seen)
+
+    def choose(self, seen: PlayerView, legal: tuple[Move, ...]) -> Move:
+        keys = [move._key for move in legal]  # the referee's own record, before the bot sees anything
+        answer = self._call("choose", seen, legal, seen, legal)
+        key = _key_of(answer)
+        if key is None or key not in keys:
+            shown = f"a {_type_name(answer)}" if key is None else "a move"
+            raise SeatFault("illegal", f"returned {shown}, which is not one of the {len(legal)} legal moves")
+        return legal[keys.index(key)]  # put back by the guard if the bot had changed it
+
+    def end_game(self, seen: PlayerView, result: GameResult, forfeit: int | None) -> None:
+        if self.abandoned is None:
+            # The bot gets a copy: what it does to it cannot touch the record.
+            self._call("end_game", seen, (), seen, attrs.evolve(result))
+
+    def close(self) -> None:
+        pass
+
+
+def _key_of(answer: object) -> int | None:
+    """The value a real :class:`~goat.Move` holds, or ``None`` for anything else (a subclass, a look-alike)."""
+    if type(answer) is not Move:
+        return None
+    key = object.__getattribute__(answer, "_key")
+    return key if type(key) is int else None
+
+
+def _type_name(value: object) -> str:
+    try:
+        name = type(value).__name__
+        return name if isinstance(name, str) else "object"
+    except BaseException:
+        return "object"
+
+
+class SealedSeat:
+    """A protocol bot in a child process: killed when it overruns, started afresh for the next game."""
+
+    def __init__(self, bot: ProcessStrategy, time_limit: float | None) -> None:
+        self.bot = bot
+        self.time_limit = DEFAULT_TIME_LIMIT if time_limit is None else time_limit
+        self.dead: str | None = None  # why the process died this game, if it did
+
+    def new_game(self) -> None:
+        self.dead = None
+
+    def _call(self, what: str, function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        if self.dead is not None:
+            raise SeatFault("disabled", f"not asked again this game: {self.dead}")
+        try:
+            return function(*args, timeout=self.time_limit, **kwargs)
+        except BotFault as fault:
+            if fault.killed or not self.bot.process.alive:
+                self.dead = f"its process was stopped at its {what} ({fault.kind})"
+            raise SeatFault(fault.kind, fault.reason, fault.stderr) from None
+
+    def start_game(self, seen: PlayerView) -> None:
+        self._call("start_game", self.bot.start_game, seen)
+
+    def choose(self, seen: PlayerView, legal: tuple[Move, ...]) -> Move:
+        move: Move = self._call("choose", self.bot.choose, seen, legal)
+        return move
+
+    def end_game(self, seen: PlayerView, result: GameResult, forfeit: int | None) -> None:
+        if self.dead is None:
+            self._call("end_game", self.bot.end_game, seen, result, forfeit=forfeit)
+
+    def close(self) -> None:
+        self.bot.close()
+
+
+Seat = InProcessSeat | SealedSeat
+
+
+def seats_for(strategies: list[Strategy], time_limit: float | None) -> list[Seat]:
+    """A seat for each bot: sealed for a :class:`~goat.arena.sealed.ProcessStrategy`, in-process otherwise."""
+    return [
+        SealedSeat(bot, time_limit) if isinstance(bot, ProcessStrategy) else InProcessSeat(bot, time_limit)
+        for bot in strategies
+    ]

@@ -15,12 +15,13 @@ What in-process play cannot prevent is written on the documentation's "Sealed pl
 from __future__ import annotations
 
 import contextlib
+import operator
 import os
 import queue
 import signal
 import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any, Final
 
@@ -126,82 +127,94 @@ def watching_interrupts() -> Iterator[None]:
             raise KeyboardInterrupt
 
     signal.signal(signal.SIGINT, handler)
-    watcher = _start_watcher() if sys.platform.startswith("linux") and previous != signal.SIG_IGN else None
+    watched = sys.platform.startswith("linux") and previous != signal.SIG_IGN and _WATCHING[0] == 0
+    if watched:
+        previous_usr2 = signal.signal(signal.SIGUSR2, _wake)
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        _ensure_watcher()
+        _WATCHING[0] += 1
     try:
         yield
     finally:
-        if watcher is not None:
-            watcher()
+        if watched:
+            _WATCHING[0] -= 1
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+            signal.signal(signal.SIGUSR2, previous_usr2)
         signal.signal(signal.SIGINT, previous)
 
 
-def _start_watcher() -> Callable[[], None]:
-    """Block SIGINT in this thread and take it in a watching thread, which sees its sender; returns ``stop``.
+# The watching thread lives as long as the process, waiting for SIGINT (blocked in the main thread while a
+# match is watched, and in the watcher itself).  A real one is handed to the main thread as SIGUSR2, whose
+# handler raises KeyboardInterrupt: a signal, unlike _thread.interrupt_main, also wakes a thread that sleeps
+# or waits for a bot.  Outside a watched match it passes every SIGINT on to the main thread unchanged.
+_WATCHING = [0]
+_REAL = [False]
+_WATCHER: list[threading.Thread] = []
 
-    A real one is handed to the main thread as SIGUSR2 (SIGINT is blocked there), whose handler raises
-    ``KeyboardInterrupt``: a signal, unlike ``_thread.interrupt_main``, also wakes a thread that sleeps
-    or waits for a bot.
-    """
+
+def _wake(signum: int, frame: Any) -> None:
+    if _REAL[0]:
+        _REAL[0] = False
+        raise KeyboardInterrupt
+
+
+def _ensure_watcher() -> None:
+    if _WATCHER and _WATCHER[0].is_alive():
+        return
     main = threading.main_thread().ident
     assert main is not None
-    real = [False]
-
-    def wake(signum: int, frame: Any) -> None:
-        if real[0]:
-            real[0] = False
-            raise KeyboardInterrupt
-
-    previous_usr2 = signal.signal(signal.SIGUSR2, wake)
-    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    stop = threading.Event()
 
     def watch() -> None:
-        while not stop.is_set():
-            info = signal.sigtimedwait({signal.SIGINT}, 0.05)
-            if info is None or (info.si_code == getattr(os, "SI_USER", 0) and _from_a_bot(info.si_pid)):
-                continue  # nothing, or a bot's own SIGINT
+        while True:
+            info = signal.sigwaitinfo({signal.SIGINT})
+            if _WATCHING[0] == 0:
+                signal.pthread_kill(main, signal.SIGINT)  # as if it had gone to the main thread
+                continue
+            if info.si_code == getattr(os, "SI_USER", 0) and _from_a_bot(info.si_pid):
+                continue  # a bot's own SIGINT
             _INTERRUPTS[0] += 1
-            real[0] = True
+            _REAL[0] = True
             signal.pthread_kill(main, signal.SIGUSR2)
 
     thread = threading.Thread(target=watch, name="goat-sigint", daemon=True)
-    thread.start()
-
-    def finish() -> None:
-        stop.set()
-        thread.join()
-        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
-        signal.signal(signal.SIGUSR2, previous_usr2)
-
-    return finish
+    thread.start()  # started while SIGINT is blocked in this thread: the watcher inherits the block
+    _WATCHER[:] = [thread]
 
 
 # --- what a bot can change: checked after every call, put back ------------------------------------
 
 
+_MOVE_FIELDS: Final = ("_key", "mask", "cards", "kind", "seat")
+_CARD_FIELDS: Final = ("rank", "suit", "index")
+_PLAY_FIELDS: Final = ("kind", "seat", "size", "cards")
+
+
 class _Guard:
-    """The objects and settings an in-process bot could change, as they were before its call."""
+    """The objects and settings an in-process bot could change, as they were before its call.
+
+    Checked by identity, in C (``operator.is_``): never through a value's own ``__eq__``, which a bot's
+    replacement object could have.
+    """
 
     def __init__(self, seen: PlayerView, legal: tuple[Move, ...]) -> None:
-        self.moves = [(move, type(move), move._key, move.mask, move.cards, move.kind, move.seat) for move in legal]
-        self.cards = [(card, type(card), card.rank, card.suit, card.index) for card in DECK]
         plays = {id(p): p for p in (*seen.table, *seen.history, *(p for t in seen.tricks for p in t.plays))}
-        self.plays = [(p, type(p), p.kind, p.seat, p.size, p.cards) for p in plays.values()]
+        self.groups = [
+            (_snapshot(legal, _MOVE_FIELDS), _MOVE_FIELDS, "a legal move"),
+            (_CARDS_AS_MADE, _CARD_FIELDS, "a card"),
+            (_snapshot(plays.values(), _PLAY_FIELDS), _PLAY_FIELDS, "a play of its view"),
+        ]
         self.main = threading.current_thread() is threading.main_thread()
         self.settings = _settings(self.main)
 
     def restore(self) -> list[str]:
         """Put back whatever changed; say what it was."""
         changed = []
-        for move, move_type, *move_fields in self.moves:
-            if _restore(move, move_type, ("_key", "mask", "cards", "kind", "seat"), move_fields):
-                changed.append("a legal move")
-        for card, card_type, *card_fields in self.cards:
-            if _restore(card, card_type, ("rank", "suit", "index"), card_fields):
-                changed.append("a card")
-        for play, play_type, *play_fields in self.plays:
-            if _restore(play, play_type, ("kind", "seat", "size", "cards"), play_fields):
-                changed.append("a play of its view")
+        for saved, names, what in self.groups:
+            get = operator.attrgetter(*names)
+            for target, cls, values in saved:
+                if type(target) is not cls or not all(map(operator.is_, get(target), values)):
+                    _restore(target, cls, names, values)
+                    changed.append(what)
         now = _settings(self.main)
         moved = [name for name, value in now.items() if not _same(value, self.settings[name])]
         if moved:
@@ -215,16 +228,22 @@ def _same(a: object, b: object) -> bool:
     return a is b or (type(a) is type(b) and type(a) in (int, bool) and a == b)
 
 
-def _restore(target: object, cls: type, names: tuple[str, ...], values: list[Any]) -> bool:
-    changed = type(target) is not cls
-    if changed:
+def _snapshot(objects: Iterable[object], names: tuple[str, ...]) -> list[tuple[object, type, tuple[Any, ...]]]:
+    get = operator.attrgetter(*names)
+    return [(target, type(target), get(target)) for target in objects]
+
+
+# The 36 cards as goat made them, once: what every check of the cards compares with.
+_CARDS_AS_MADE: Final = _snapshot(DECK, _CARD_FIELDS)
+
+
+def _restore(target: object, cls: type, names: tuple[str, ...], values: tuple[Any, ...]) -> None:
+    if type(target) is not cls:
         with contextlib.suppress(TypeError):
             object.__setattr__(target, "__class__", cls)
     for name, value in zip(names, values, strict=True):
         if object.__getattribute__(target, name) is not value:
             object.__setattr__(target, name, value)
-            changed = True
-    return changed
 
 
 def _settings(main: bool) -> dict[str, object]:

@@ -292,7 +292,12 @@ _T = TypeVar("_T")
 
 
 def _read_list(raw: list[Any], read: Callable[[object, str], _T], where: str) -> tuple[_T, ...]:
-    return tuple(read(item, f"{where} {i}") for i, item in enumerate(raw, start=1))
+    try:
+        return tuple([read(item, where) for item in raw])
+    except ProtocolError:  # read them again, numbered, so that the error names the one that is wrong
+        for number, item in enumerate(raw, start=1):
+            read(item, f"{where} {number}")
+        raise
 
 
 def view_from_json(data: object) -> PlayerView:

@@ -7,11 +7,14 @@ Install with ``pip install 'goat-cards[cli]'``.  Exit status: 0 on success,
 
 from __future__ import annotations
 
+import datetime
 import random
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any, TextIO
+
+import attrs
 
 from goat.errors import MissingExtraError
 
@@ -140,7 +143,21 @@ def game_seeds(seed: int) -> random.Random:
 @click.option("--partner", default="greedy", show_default=True, help="The bot opposite you. " + SPEC_HELP)
 @click.option("--opponents", default="greedy", show_default=True, help="The bot on each side of you.")
 @click.option("--seed", type=int, default=None, help="Seed for the deals and the bots (default: random).")
-def play_command(seat: int, partner: str, opponents: str, seed: int | None) -> None:
+@click.option(
+    "--save",
+    type=click.Path(dir_okay=False, writable=True, path_type=Path),
+    default=None,
+    help="Keep the match in this file (a match record), after every game and when you leave.",
+)
+@click.option(
+    "--resume",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="Take up a match saved with --save (same seat, bots and seed; it goes on being saved there).",
+)
+def play_command(
+    seat: int, partner: str, opponents: str, seed: int | None, save: Path | None, resume: Path | None
+) -> None:
     """Play a whole match in the terminal, with three bots.
 
     Type your cards to lead or beat ('10h qh'), 'pass 7c 8c' to pass face down, 'molodka' (or 'm'),
@@ -150,6 +167,13 @@ def play_command(seat: int, partner: str, opponents: str, seed: int | None) -> N
     Example:
       goat play --seat 2 --partner greedy --opponents random --seed 7
     """
+    resumed = None
+    if resume is not None:
+        resumed = _saved_match(resume)
+        seat = int(resumed.header("seat") or 0)
+        partner, opponents = resumed.header("partner") or partner, resumed.header("opponents") or opponents
+        seed = int(resumed.header("seed") or 0)
+        save = save or resume
     if seed is None:
         seed = random.SystemRandom().randrange(10**6)
     console = _console()
@@ -158,7 +182,7 @@ def play_command(seat: int, partner: str, opponents: str, seed: int | None) -> N
     console.print(f"Goat — you sit at seat {seat}; partner: {partner}; opponents: {opponents}; seed {seed}.")
     console.print("Type 'help' at any prompt for how to play.\n")
     try:
-        _play_match(console, seat, bots, names, seed)
+        _play_match(console, _Table(seat, partner, opponents, seed, save), bots, names, resumed)
     finally:
         for bot in bots.values():  # a sealed bot's process ends with the match
             close = getattr(bot, "close", None)
@@ -166,19 +190,83 @@ def play_command(seat: int, partner: str, opponents: str, seed: int | None) -> N
                 close()
 
 
-def _play_match(console: Console, seat: int, bots: dict[int, Strategy], names: dict[int, str], seed: int) -> None:
-    seeds = game_seeds(seed)
+@attrs.frozen
+class _Table:
+    """Who plays a person's match, and how it is kept: what a saved match records in its headers."""
+
+    seat: int
+    partner: str
+    opponents: str
+    seed: int
+    save: Path | None
+
+    def players(self) -> tuple[str, ...]:
+        return tuple(
+            "you" if s == self.seat else self.partner if s == (self.seat + 2) % 4 else self.opponents for s in range(4)
+        )
+
+    def headers(self) -> dict[str, str]:
+        return {
+            "event": "goat play",
+            "date": datetime.date.today().isoformat(),
+            "seat": str(self.seat),
+            "partner": self.partner,
+            "opponents": self.opponents,
+            "seed": str(self.seed),
+        }
+
+    def keep(self, console: Console, games: list[records.GameRecord]) -> None:
+        """Write the match so far to the save file, if there is one."""
+        if self.save is None:
+            return
+        match = records.from_match(games, seed=self.seed, players=self.players(), headers=self.headers())
+        try:
+            self.save.write_text(records.dumps(match, indent=1) + "\n", encoding="utf-8")
+        except OSError as error:
+            console.print(f"  (cannot save to {self.save}: {error.strerror})", style="red")
+
+
+def _play_match(
+    console: Console,
+    table: _Table,
+    bots: dict[int, Strategy],
+    names: dict[int, str],
+    resumed: records.MatchRecord | None = None,
+) -> None:
+    seat = table.seat
+    seeds = game_seeds(table.seed)
     match = Match()
-    number = 0
+    games: list[records.GameRecord] = []
+    pending: tuple[GameState, int | None] | None = None
+    for game in resumed.games if resumed is not None else ():
+        seeds.randrange(2**63)  # the deals go on where the saved match stopped
+        states = records.replay(game)
+        if game.result is None:
+            pending = (states[-1], game.seed)
+        else:
+            games.append(game)
+            match = match.record(states[-1])
     while not match.is_over:
-        number += 1
-        state = match.new_game(seed=seeds.randrange(2**63))
-        console.print(Text(f"— Game {number}: seat {state.dealer} deals, seat {state.leader} leads —", style="bold"))
-        finished = _play_game(console, state, seat, bots, names, number)
-        if finished is None:
+        if pending is not None:
+            (state, game_seed), pending = pending, None
+            console.print(Text(f"— Game {len(games) + 1} goes on —", style="bold"))
+        else:
+            game_seed = seeds.randrange(2**63)
+            state = match.new_game(seed=game_seed)
+            console.print(
+                Text(f"— Game {len(games) + 1}: seat {state.dealer} deals, seat {state.leader} leads —", style="bold")
+            )
+        try:
+            state, finished = _play_game(console, state, seat, bots, names, len(games) + 1)
+        finally:  # also at Ctrl-C: what was played is kept
+            record = records.from_state(state, seed=game_seed, players=table.players())
+            table.keep(console, [*games, record])
+        if not finished:
+            if table.save is not None:
+                console.print(f"Saved to {table.save}; 'goat play --resume {table.save}' takes it up again.")
             console.print("Bye.")
             return
-        state = finished
+        games.append(record)
         result = score(state)
         for s, bot in bots.items():
             _bot_call(console, s, names, end_game, bot, view(state, s), result)
@@ -186,6 +274,22 @@ def _play_match(console: Console, seat: int, bots: dict[int, Strategy], names: d
         tui.print_lines(console, tui.result_lines(result, seat, match))
         console.print()
     console.print(Text(tui.goat_line(match, seat), style="bold"))
+
+
+def _saved_match(path: Path) -> records.MatchRecord:
+    """A match saved by ``goat play --save``, with the headers that say who played it."""
+    try:
+        saved = records.loads(path.read_bytes())
+    except OSError as error:
+        raise click.ClickException(f"cannot read {path}: {error.strerror}") from None
+    except records.RecordError as error:
+        raise click.ClickException(f"{path}: {error}") from None
+    needed = ("seat", "partner", "opponents", "seed")
+    if not isinstance(saved, records.MatchRecord) or any(saved.header(name) is None for name in needed):
+        raise click.BadParameter(f"{path} is not a match saved by 'goat play --save'", param_hint="--resume")
+    if saved.match.is_over:
+        raise click.BadParameter(f"the match in {path} is over: {tui.goat_line(saved.match)}", param_hint="--resume")
+    return saved
 
 
 def _bot_call(console: Console, seat: int, names: dict[int, str], function: Any, *args: Any) -> Any:
@@ -209,7 +313,8 @@ def _ask(console: Console, prompt: str) -> str | None:
 
 def _play_game(
     console: Console, state: GameState, me: int, bots: dict[int, Strategy], names: dict[int, str], number: int
-) -> GameState | None:
+) -> tuple[GameState, bool]:
+    """Play the game on from ``state``; the state reached, and whether the game was played to its end."""
     for s, bot in bots.items():
         _bot_call(console, s, names, start_game, bot, view(state, s))
     while not state.is_over:
@@ -218,7 +323,7 @@ def _play_game(
         if seat == me:
             move = _human_move(console, state, me, number, names)
             if move is None:
-                return None
+                return state, False
         else:
             seen = view(state, seat)
             answer = _bot_call(console, seat, names, bots[seat].choose, seen, seen.legal_moves)
@@ -235,7 +340,7 @@ def _play_game(
                 f"  → {tui.seat_name(state.tricks[-1].winner, me, names)} "
                 f"{'take' if state.tricks[-1].winner == me else 'takes'} the trick."
             )
-    return state
+    return state, True
 
 
 def _human_move(console: Console, state: GameState, me: int, number: int, names: dict[int, str]) -> goat.Move | None:
@@ -323,17 +428,15 @@ def match_command(
     names = tuple(team_a if s % 2 == 0 else team_b for s in range(4))
     played = arena.play_match(players, seed=seed, names=names, on_fault="forfeit", time_limit=time_limit)
     console = _console()
-    running = Match()
     for number, record in enumerate(played.games, start=1):
-        running = Match((*running.results, record.result))
-        console.print(tui.game_line(number, record, running))
+        console.print(tui.game_line(number, record, Match(played.match.results[:number])))
     goat_team = played.match.goat
     winner = team_b if goat_team == 0 else team_a
     title = "goat with balls" if played.match.with_balls else "goat"
     console.print(f"{names[goat_team or 0]} (team {goat_team}) is the {title}; {winner} wins the match.")
     if games_log is not None:
         try:
-            games_log.write("".join(records.dumps(r) + "\n" for r in played.games))
+            records.write(games_log, played.games)
             games_log.flush()
         except OSError as error:
             raise click.ClickException(f"cannot write {games_log.name}: {error.strerror}") from None
@@ -526,20 +629,24 @@ def bot_command(name: str) -> None:
 
 
 def _read_records(path: Path) -> list[records.GameRecord]:
+    """The games in ``path``: one record (a game or a match, JSON, pretty or not) or a JSON Lines file of them."""
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open("rb") as file:
+            head = file.read(records.MAX_RECORD_BYTES + 1)
+            lines = head.count(b"\n", 0, head.rstrip().__len__())
+            if lines == 0 or head.lstrip().startswith(b"{\n"):  # one record, possibly pretty-printed
+                found = [records.loads(head)]
+            else:
+                file.seek(0)
+                found = list(records.read(file))
     except OSError as error:
         raise click.ClickException(f"cannot read {path}: {error.strerror}") from None
-    lines = [line for line in text.splitlines() if line.strip()]
-    chunks = [text] if len(lines) <= 1 or lines[0].strip() == "{" else lines
-    found = []
-    for number, chunk in enumerate(chunks, start=1):
-        try:
-            found.append(records.loads(chunk))
-        except records.RecordError as error:
-            where = f" (record {number})" if len(chunks) > 1 else ""
-            raise click.ClickException(f"{path}{where}: {error}") from None
-    return found
+    except records.RecordError as error:
+        raise click.ClickException(f"{path}: {error}") from None
+    games: list[records.GameRecord] = []
+    for record in found:
+        games.extend(record.games if isinstance(record, records.MatchRecord) else [record])
+    return games
 
 
 @main.command("replay", context_settings=CONTEXT, short_help="Show saved games trick by trick.")
@@ -549,7 +656,8 @@ def _read_records(path: Path) -> list[records.GameRecord]:
 def replay_command(file: Path, step: bool, open_cards: bool) -> None:
     """Show saved games trick by trick, as the players saw them (or with all cards open).
 
-    FILE holds one game record (JSON) or one per line, as 'goat match --games-log' writes them.
+    FILE holds one game or match record (JSON), or one per line, as 'goat match --games-log' and
+    'goat play --save' write them; an unfinished game is shown as far as it was played.
 
     \b
     Example:
@@ -596,8 +704,12 @@ def _replay_one(console: Console, record: records.GameRecord, number: int, *, st
                 if answer.strip().lower() in ("q", "quit"):
                     return False
     result = record.result
+    if result is None:
+        console.print(f"  (unfinished after {len(record.moves)} moves)")
+        return True
     if record.forfeit is not None:
-        console.print(f"  Team {record.forfeit} forfeited: {record.faults[-1].reason}")
+        cause = next(f for f in record.faults if f.replacement is None)
+        console.print(f"  Team {record.forfeit} forfeited: {cause.reason}")
     outcome = "balls" if result.balls else f"team {result.winner} wins"
     console.print(
         f"  Points {result.points[0]} : {result.points[1]}, {outcome}; "

@@ -262,6 +262,8 @@ def goat_line(match: Match, me: int | None = None) -> str:
 def game_line(number: int, record: GameRecord, match: Match) -> str:
     """One line per game of a match, for ``goat match``."""
     r = record.result
+    if r is None:
+        return f"game {number:>2}: dealer {record.dealer}  unfinished after {len(record.moves)} moves"
     outcome = "balls" if r.balls else f"team {r.winner} wins"
     faults = f"  faults: {len(record.faults)}" if record.faults else ""
     return (

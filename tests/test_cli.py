@@ -273,3 +273,29 @@ def test_play_shows_names_in_brackets_literally_and_speaks_to_the_person() -> No
     assert "  you pass QC" not in out  # the person's own pass is shown with its card, in the second person
     assert "  you pass Q♣" in out
     assert "→ seat 1 [greedy] takes the trick." in out  # "[greedy]" is a name, not rich markup
+
+
+def test_play_saves_the_match_and_takes_it_up_again(tmp_path: Path) -> None:
+    saved = tmp_path / "match.json"
+    first = invoke("play", "--seed", "5", "--seat", "0", "--save", str(saved), input="pass qc\nquit\ny\n")
+    assert first.exit_code == 0 and f"Saved to {saved}" in first.output
+    match = records.loads(saved.read_text())
+    assert isinstance(match, records.MatchRecord) and match.header("seat") == "0" and match.header("seed") == "5"
+    (game,) = match.games
+    assert game.result is None and game.moves  # unfinished, with the person's pass in it
+    assert goat.Move.from_str("0 pass QC") in game.moves
+    again = invoke("play", "--resume", str(saved), input="quit\ny\n")
+    assert again.exit_code == 0 and "Game 1 goes on" in again.output
+    (resumed,) = records.loads(saved.read_text()).games  # type: ignore[union-attr]
+    assert resumed.moves[: len(game.moves)] == game.moves
+    replayed = invoke("replay", str(saved))
+    assert replayed.exit_code == 0 and "unfinished after" in replayed.output
+
+
+def test_resume_refuses_a_file_that_is_not_a_saved_match(tmp_path: Path) -> None:
+    log = tmp_path / "games.jsonl"
+    invoke("match", "greedy", "random", "--games-log", str(log))
+    one = tmp_path / "one.json"
+    one.write_text(log.read_text().splitlines()[0])
+    result = invoke("play", "--resume", str(one))
+    assert result.exit_code == 2 and "not a match saved by 'goat play --save'" in result.output

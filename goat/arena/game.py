@@ -21,7 +21,7 @@ from typing import Literal
 import attrs
 
 from goat.arena.seats import Seat, SeatFault, seats_for, watching_interrupts
-from goat.records import Fault, GameRecord, from_state
+from goat.records import Fault, GameRecord, MatchRecord, from_state
 from goat.rules import new_game, play
 from goat.scoring import Match
 from goat.state import GameState
@@ -79,6 +79,7 @@ def _play(
         record = from_state(state, seed=seed, players=names, faults=tuple(faults))
     else:
         record = from_state(state, seed=seed, players=names, faults=tuple(faults), forfeit_by=forfeit_by)
+    assert record.result is not None  # the arena plays every game to its end, or to a forfeit
     for position, seat in enumerate(seats):
         try:
             seat.end_game(view(state, position), record.result, record.forfeit)
@@ -142,21 +143,6 @@ def play_game(
             seat.close()
 
 
-@attrs.frozen
-class MatchRecord:
-    """A whole match: every game's record and the final :class:`~goat.Match`."""
-
-    seed: int
-    games: tuple[GameRecord, ...]
-    match: Match
-    players: tuple[str, ...] | None = None
-
-    @property
-    def faults(self) -> tuple[Fault, ...]:
-        """Every fault of every game, in order."""
-        return tuple(fault for game in self.games for fault in game.faults)
-
-
 def play_match(
     strategies: Sequence[Strategy],
     *,
@@ -193,5 +179,6 @@ def _match(seats: Sequence[Seat], seed: int, on_fault: FaultPolicy, names: tuple
         state = match.new_game(seed=game_seed)
         record = _play(seats, state, seed=game_seed, on_fault=on_fault, names=names, rng=fallback)
         games.append(record)
+        assert record.result is not None
         match = Match((*match.results, record.result), match.first_dealer)
     return MatchRecord(seed, tuple(games), match, names)

@@ -211,7 +211,7 @@ def _run_job(job: _Job) -> MatchOutcome:
     record = play_match(bots, seed=job.seed, on_fault=job.on_fault, time_limit=job.time_limit, names=names)
     wins = [0, 0]
     for game in record.games:
-        if game.result.winner is not None:
+        if game.result is not None and game.result.winner is not None:
             wins[game.result.winner] += 1
     faults = [0, 0]
     for fault in record.faults:

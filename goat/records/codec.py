@@ -1,0 +1,453 @@
+"""Records as JSON: :func:`dumps` writes version 2, :func:`loads` reads versions 1 and 2, strictly.
+
+Reading is total: whatever the text, :func:`loads` returns a record that replays, or raises
+:class:`~goat.records.RecordError` naming the field or the step — a wrong type, an unknown key at any
+level, a players list that is not four names, a fault that does not fit the moves, a deal that is not
+the one its seed gives, text too large or too deeply nested.  Writing gives UTF-8 JSON that any JSON
+reader reads back exactly: seeds are written as decimal text (a JSON number above 2**53 loses digits in
+JavaScript and ``jq``), and every text is one UTF-8 can hold.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from typing import Any, Final
+
+from goat.cards import DECK, Card
+from goat.errors import GoatError
+from goat.moves import Move
+from goat.records.values import (
+    FAULT_KINDS,
+    Fault,
+    GameRecord,
+    MatchRecord,
+    RecordError,
+    from_match,
+    replay,
+)
+from goat.rules import new_game
+from goat.scoring import GameResult
+
+__all__ = [
+    "FORMAT_VERSION",
+    "GAME_FORMAT",
+    "MATCH_FORMAT",
+    "MAX_RECORD_BYTES",
+    "SCHEMA_FILES",
+    "SCHEMA_URL",
+    "dumps",
+    "from_json",
+    "loads",
+    "result_to_json",
+    "schema",
+    "to_json",
+]
+
+GAME_FORMAT: Final = "goat-game-record"
+MATCH_FORMAT: Final = "goat-match-record"
+#: The version :func:`dumps` writes; :func:`loads` reads it and version 1.
+FORMAT_VERSION: Final = 2
+#: Where the JSON Schemas of version 2 live; a record's ``$schema`` is this and ``game.json`` or ``match.json``.
+SCHEMA_URL: Final = "https://goat-cards.readthedocs.io/en/latest/_static/schemas/records/2/"
+#: The largest record :func:`loads` reads, in bytes: a game with every bot faulting at every move, each
+#: fault with its stderr, stays far below it.
+MAX_RECORD_BYTES: Final = 32 << 20
+
+
+#: The JSON Schema files of version 2, shipped in ``goat/schemas/records/``.
+SCHEMA_FILES: Final = ("game.json", "match.json")
+
+
+def schema(name: str) -> dict[str, Any]:
+    """One of the records' JSON Schemas (:data:`SCHEMA_FILES`), as a dict."""
+    if name not in SCHEMA_FILES:
+        raise ValueError(f"the records' schemas are {', '.join(SCHEMA_FILES)}, not {name!r}")
+    found: dict[str, Any] = json.loads(resources.files("goat").joinpath("schemas", "records", name).read_text("utf-8"))
+    return found
+
+
+# --- writing -------------------------------------------------------------------------------------
+
+
+def result_to_json(result: GameResult) -> dict[str, Any]:
+    """A result as records (and the bot protocol) write it."""
+    return {
+        "points": list(result.points),
+        "tricks": list(result.tricks),
+        "defeat": list(result.defeat),
+        "balls": result.balls,
+        "winner": result.winner,
+        "last_trick_winner": result.last_trick_winner,
+    }
+
+
+def _game_json(record: GameRecord, *, top: bool) -> dict[str, Any]:
+    data: dict[str, Any] = {}
+    if top:
+        data.update({"$schema": SCHEMA_URL + "game.json", "format": GAME_FORMAT, "version": FORMAT_VERSION})
+    data.update(
+        {
+            "headers": dict(record.headers),
+            "seed": None if record.seed is None else str(record.seed),
+            "deck": " ".join([_CARD_TEXT[card.index] for card in record.deck]),
+            "trump_card": _CARD_TEXT[record.trump_card.index],
+            "dealer": record.dealer,
+            "defeat": list(record.defeat),
+            "players": None if record.players is None else list(record.players),
+            "moves": [_notation(move) for move in record.moves],
+            "comments": {str(number): text for number, text in record.comments},
+            "result": None if record.result is None else result_to_json(record.result),
+            "faults": [_fault_json(fault) for fault in record.faults],
+            "forfeit": record.forfeit,
+        }
+    )
+    return data
+
+
+_CARD_TEXT: Final = tuple(str(card) for card in DECK)
+_NOTATION: dict[int, str] = {}
+
+
+def _notation(move: Move) -> str:
+    """``str(move)``, remembered: records write the same moves again and again."""
+    text = _NOTATION.get(move._key)
+    if text is None:
+        text = str(move)
+        if len(_NOTATION) > 100_000:
+            _NOTATION.clear()
+        _NOTATION[move._key] = text
+    return text
+
+
+def _fault_json(fault: Fault) -> dict[str, Any]:
+    data: dict[str, Any] = {"seat": fault.seat, "move": fault.move, "kind": fault.kind, "reason": fault.reason}
+    data["replacement"] = None if fault.replacement is None else str(fault.replacement)
+    if fault.stderr is not None:
+        data["stderr"] = fault.stderr
+    return data
+
+
+def to_json(record: GameRecord | MatchRecord) -> dict[str, Any]:
+    """A record as the JSON object :func:`dumps` writes (version 2)."""
+    if isinstance(record, GameRecord):
+        return _game_json(record, top=True)
+    if isinstance(record, MatchRecord):
+        return {
+            "$schema": SCHEMA_URL + "match.json",
+            "format": MATCH_FORMAT,
+            "version": FORMAT_VERSION,
+            "headers": dict(record.headers),
+            "seed": None if record.seed is None else str(record.seed),
+            "players": None if record.players is None else list(record.players),
+            "first_dealer": record.match.first_dealer,
+            "games": [_game_json(game, top=False) for game in record.games],
+            "defeat": list(record.match.defeat),
+            "goat": record.match.goat,
+            "with_balls": record.match.with_balls,
+        }
+    raise TypeError(f"to_json() takes a GameRecord or a MatchRecord, not {record!r:.60}")
+
+
+def dumps(record: GameRecord | MatchRecord, *, indent: int | None = None) -> str:
+    """The record as JSON text (version 2): one line unless ``indent`` is given."""
+    return json.dumps(to_json(record), indent=indent, ensure_ascii=False)
+
+
+# --- reading -------------------------------------------------------------------------------------
+
+
+def loads(text: str | bytes, *, verify: bool = True) -> GameRecord | MatchRecord:
+    """Read a record written by :func:`dumps` (version 2) or by goat-cards before it (version 1).
+
+    With ``verify`` (the default) every game is replayed, so a record whose moves, faults or result do
+    not follow the rules, or whose deal is not the one its seed gives, is refused.  Raises
+    :class:`~goat.records.RecordError` naming the field or the step.
+    """
+    return from_json(_parse(text), verify=verify)
+
+
+def _parse(text: str | bytes) -> object:
+    if not isinstance(text, (str, bytes, bytearray)):
+        raise TypeError(f"loads() takes JSON text, not {type(text).__name__}")
+    if len(text) > MAX_RECORD_BYTES:
+        raise RecordError(f"not a game record: {len(text)} bytes, more than the {MAX_RECORD_BYTES} a record may have")
+    try:
+        return json.loads(text)
+    except UnicodeDecodeError as error:
+        raise RecordError(f"not a game record: not UTF-8 ({error.reason} at byte {error.start})") from None
+    except (ValueError, RecursionError) as error:  # a JSON error, a number too long for int(), too deep nesting
+        raise RecordError(f"not a game record: not valid JSON ({str(error)[:120]})") from None
+
+
+def from_json(data: object, *, verify: bool = True) -> GameRecord | MatchRecord:
+    """A record from its JSON object (as :func:`json.loads` gives it); see :func:`loads`."""
+    if not isinstance(data, dict):
+        raise RecordError(f'not a game record: expected a JSON object with "format": "{GAME_FORMAT}"')
+    kind = data.get("format")
+    if kind not in (GAME_FORMAT, MATCH_FORMAT):
+        raise RecordError(f'not a game record: the JSON has no "format": "{GAME_FORMAT}" (or "{MATCH_FORMAT}")')
+    version = data.get("version")
+    if version.__class__ is not int or version not in (1, FORMAT_VERSION) or (kind == MATCH_FORMAT and version == 1):
+        raise RecordError(
+            f"unknown {kind} version {version!r:.40}; this goat-cards reads versions 1 and {FORMAT_VERSION}"
+        )
+    reader = _Reader(version)
+    if kind == GAME_FORMAT:
+        return reader.game(data, "", top=True, verify=verify)
+    return reader.match(data, verify=verify)
+
+
+_GAME_KEYS: Final = {
+    1: {
+        "format",
+        "version",
+        "seed",
+        "deck",
+        "trump_card",
+        "dealer",
+        "defeat",
+        "players",
+        "moves",
+        "result",
+        "faults",
+        "forfeit",
+    },
+    2: {
+        "seed",
+        "deck",
+        "trump_card",
+        "dealer",
+        "defeat",
+        "players",
+        "moves",
+        "result",
+        "faults",
+        "forfeit",
+        "headers",
+        "comments",
+    },
+}
+_TOP_KEYS: Final = {"$schema", "format", "version"}
+_MATCH_KEYS: Final = _TOP_KEYS | {"headers", "seed", "players", "first_dealer", "games", "defeat", "goat", "with_balls"}
+_FAULT_KEYS: Final = {"seat", "move", "kind", "reason", "replacement", "stderr"}
+_RESULT_KEYS: Final = {"points", "tricks", "defeat", "balls", "winner", "last_trick_winner"}
+
+
+_MOVES: dict[str, Move] = {}
+_CARDS: Final = {str(card): card for card in DECK}
+
+
+class _Reader:
+    """Reads the JSON of one version strictly: every field checked, its errors named."""
+
+    def __init__(self, version: int) -> None:
+        self.version = version
+
+    # fields
+
+    def keys(self, data: dict[str, Any], allowed: set[str], where: str, *, optional: set[str] = set()) -> None:  # noqa: B006
+        unknown = sorted(str(k) for k in data if k not in allowed)
+        if unknown:
+            raise RecordError(f"{where}unknown field {unknown[0]!r:.60}")
+        missing = sorted(allowed - set(data) - optional)
+        if missing:
+            raise RecordError(f"{where}missing field {missing[0]!r}")
+
+    def field(self, data: dict[str, Any], name: str, kind: type, where: str) -> Any:
+        value = data[name]
+        if not isinstance(value, kind) or (kind is int and value.__class__ is bool):
+            raise RecordError(f"{where}field {name!r} has the wrong type: {value!r:.60}")
+        return value
+
+    def number(
+        self, data: dict[str, Any], name: str, where: str, low: int, high: int, *, optional: bool = False
+    ) -> int | None:
+        value = data[name]
+        if optional and value is None:
+            return None
+        if value.__class__ is not int or not low <= value <= high:
+            raise RecordError(f"{where}field {name!r} must be an integer {low}–{high}, not {value!r:.60}")
+        return int(value)
+
+    def pair(self, data: dict[str, Any], name: str, where: str) -> tuple[int, int]:
+        value = data[name]
+        if not isinstance(value, list) or len(value) != 2 or any(v.__class__ is not int or v < 0 for v in value):
+            raise RecordError(f"{where}field {name!r} must be two integers 0 or more, not {value!r:.60}")
+        return (value[0], value[1])
+
+    def seed(self, data: dict[str, Any], where: str) -> int | None:
+        value = data["seed"]
+        if value is None:
+            return None
+        if self.version == 1:
+            if value.__class__ is not int:
+                raise RecordError(f"{where}field 'seed' must be an integer or null, not {value!r:.60}")
+            return int(value)
+        if not isinstance(value, str) or not value.lstrip("-").isdigit() or len(value) > 80 or not value.isascii():
+            raise RecordError(f"{where}field 'seed' must be decimal text or null, not {value!r:.60}")
+        return int(value)
+
+    def texts(self, data: dict[str, Any], name: str, where: str) -> dict[str, str]:
+        value = data[name]
+        if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
+            raise RecordError(f"{where}field {name!r} must be an object of texts, not {value!r:.60}")
+        return value
+
+    def move(self, text: object, where: str) -> Move:
+        if not isinstance(text, str):
+            raise RecordError(f"{where}: a move is text, not {text!r:.60}")
+        found = _MOVES.get(text)  # the same moves recur from game to game: read each once
+        if found is None:
+            try:
+                found = Move.from_str(text)
+            except (GoatError, ValueError, TypeError) as error:
+                raise RecordError(f"{where}: {error}") from None
+            if len(text) <= 32:
+                if len(_MOVES) > 100_000:
+                    _MOVES.clear()
+                _MOVES[text] = found
+        return found
+
+    # objects
+
+    def result(self, raw: object, where: str) -> GameResult | None:
+        if raw is None and self.version == 2:
+            return None
+        if not isinstance(raw, dict):
+            raise RecordError(f"{where}field 'result' must be an object{' or null' if self.version == 2 else ''}")
+        inner = f"{where}result: "
+        self.keys(raw, _RESULT_KEYS, inner)
+        winner = raw["winner"]
+        if winner is not None and (winner.__class__ is not int or winner not in (0, 1)):
+            raise RecordError(f"{inner}field 'winner' must be 0, 1 or null, not {winner!r:.40}")
+        try:
+            return GameResult(
+                self.pair(raw, "points", inner),
+                self.pair(raw, "tricks", inner),
+                self.pair(raw, "defeat", inner),
+                self.field(raw, "balls", bool, inner),
+                winner,
+                self.number(raw, "last_trick_winner", inner, 0, 3) or 0,
+            )
+        except (TypeError, ValueError) as error:
+            if isinstance(error, RecordError):
+                raise
+            raise RecordError(f"{where}field 'result': {error}") from None
+
+    def fault(self, raw: object, number: int, where: str) -> Fault:
+        inner = f"{where}fault {number}: "
+        if not isinstance(raw, dict):
+            raise RecordError(f"{inner}must be an object, not {raw!r:.60}")
+        self.keys(raw, _FAULT_KEYS, inner, optional={"stderr", "replacement"} if self.version == 1 else {"stderr"})
+        kind = self.field(raw, "kind", str, inner)
+        if kind not in FAULT_KINDS:
+            raise RecordError(f"{inner}field 'kind' is one of {', '.join(FAULT_KINDS)}, not {kind!r:.40}")
+        replacement = raw.get("replacement")
+        stderr = raw.get("stderr")
+        if stderr is not None and not isinstance(stderr, str):
+            raise RecordError(f"{inner}field 'stderr' must be text, not {stderr!r:.40}")
+        return Fault(
+            self.number(raw, "seat", inner, 0, 3) or 0,
+            self.number(raw, "move", inner, 0, 10_000) or 0,
+            kind,
+            self.field(raw, "reason", str, inner),
+            None if replacement is None else self.move(replacement, f"{inner.rstrip(': ')}: replacement"),
+            stderr,
+        )
+
+    def game(self, data: dict[str, Any], where: str, *, top: bool, verify: bool) -> GameRecord:
+        allowed = _GAME_KEYS[self.version] | (_TOP_KEYS if top and self.version == 2 else set())
+        self.keys(data, allowed, where, optional={"$schema"})
+        try:
+            deck = tuple(_card(text) for text in self.field(data, "deck", str, where).split())
+            trump_card = _card(self.field(data, "trump_card", str, where))
+        except RecordError as error:
+            raise RecordError(f"{where}field 'deck' or 'trump_card': {error}") from None
+        players = data["players"]
+        if players is not None and (not isinstance(players, list) or not all(isinstance(p, str) for p in players)):
+            raise RecordError(f"{where}field 'players' must be a list of four names or null, not {players!r:.60}")
+        moves = tuple(self.move(m, f"{where}step {i}") for i, m in enumerate(self.field(data, "moves", list, where), 1))
+        faults = tuple(self.fault(item, i, where) for i, item in enumerate(self.field(data, "faults", list, where), 1))
+        comments: dict[int, str] = {}
+        if self.version == 2:
+            for key, text in self.texts(data, "comments", where).items():
+                if not key.isdigit() or not key.isascii() or len(key) > 6:
+                    raise RecordError(f"{where}field 'comments': a comment's key is a move number, not {key!r:.40}")
+                comments[int(key)] = text
+        seed = self.seed(data, where)
+        try:
+            record = GameRecord(
+                deck=deck,
+                trump_card=trump_card,
+                dealer=self.number(data, "dealer", where, 0, 3) or 0,
+                moves=moves,
+                result=self.result(data["result"], where),
+                seed=seed,
+                defeat=self.pair(data, "defeat", where),
+                players=None if players is None else tuple(players),
+                faults=faults,
+                forfeit=self.number(data, "forfeit", where, 0, 1, optional=True),
+                headers=self.texts(data, "headers", where) if self.version == 2 else (),
+                comments=comments,
+            )
+        except RecordError as error:
+            raise RecordError(f"{where}{error}") from None
+        if verify:
+            try:
+                replay(record)
+            except RecordError as error:
+                raise RecordError(f"{where}{error}") from None
+            _check_seed(record, where)
+        return record
+
+    def match(self, data: dict[str, Any], *, verify: bool) -> MatchRecord:
+        self.keys(data, _MATCH_KEYS, "", optional={"$schema"})
+        games = [
+            self.game(game, f"game {number}: ", top=False, verify=verify)
+            if isinstance(game, dict)
+            else _not_object(number)
+            for number, game in enumerate(self.field(data, "games", list, ""), start=1)
+        ]
+        players = data["players"]
+        if players is not None and (not isinstance(players, list) or not all(isinstance(p, str) for p in players)):
+            raise RecordError(f"field 'players' must be a list of four names or null, not {players!r:.60}")
+        record = from_match(
+            games,
+            seed=self.seed(data, ""),
+            players=None if players is None else tuple(players),
+            first_dealer=self.number(data, "first_dealer", "", 0, 3) or 0,
+            headers=self.texts(data, "headers", ""),
+        )
+        if self.pair(data, "defeat", "") != record.match.defeat:
+            raise RecordError(f"field 'defeat' {data['defeat']} is not the games' sum {list(record.match.defeat)}")
+        if data["goat"] != record.match.goat or data["goat"].__class__ not in (int, type(None)):
+            raise RecordError(f"field 'goat' {data['goat']!r:.20} is not the games' goat {record.match.goat}")
+        if self.field(data, "with_balls", bool, "") != record.match.with_balls:
+            raise RecordError("field 'with_balls' does not follow from the games")
+        return record
+
+
+def _not_object(number: int) -> GameRecord:
+    raise RecordError(f"game {number}: must be an object")
+
+
+def _card(text: str) -> Card:
+    card = _CARDS.get(text)
+    if card is not None:
+        return card
+    try:
+        return Card.from_str(text)
+    except GoatError as error:
+        raise RecordError(str(error)) from None
+
+
+def _check_seed(record: GameRecord, where: str) -> None:
+    """A record with a seed must hold the deal that seed gives (R7, R8): the deck, and the trump card."""
+    if record.seed is None:
+        return
+    dealt = new_game(seed=record.seed, dealer=record.dealer, defeat=record.defeat)
+    if dealt.deck != record.deck:
+        raise RecordError(f"{where}field 'deck' is not the deck that seed {record.seed} deals")
+    if dealt.trump_card != record.trump_card:
+        raise RecordError(f"{where}field 'trump_card' is not the card that seed {record.seed} shows")

@@ -1,0 +1,333 @@
+"""The records as values: a game, a match, a fault; building them from play, and replaying them.
+
+A :class:`GameRecord` holds everything needed to play a game again — the deal (seed, deck order,
+trump card, dealer, the match's defeat-scores before it), every move in order, free-form headers,
+comments on moves — and how it ended: the result, the faults the arena recorded, the team that
+forfeited.  A game may be unfinished (``result`` is ``None``): it replays to its last state, so a game
+can be saved and taken up again.  A :class:`MatchRecord` holds the games of a match in order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Final
+
+import attrs
+
+from goat.cards import Card
+from goat.errors import GoatError
+from goat.moves import Move
+from goat.rules import new_game, play
+from goat.scoring import GameResult, Match, score
+from goat.seats import is_seat
+from goat.state import GameState
+
+__all__ = [
+    "FAULT_KINDS",
+    "FORFEIT_DEFEAT",
+    "Fault",
+    "GameRecord",
+    "MatchRecord",
+    "RecordError",
+    "forfeit_result",
+    "from_match",
+    "from_state",
+    "replay",
+]
+
+#: The defeat-scores a forfeiting team gains (as for a game without a trick, R19).
+FORFEIT_DEFEAT: Final = 6
+
+#: What a fault can be: an in-process bot raised (``exception``), answered a move that is not legal or
+#: not a move (``illegal``), overran its budget (``timeout``) or changed objects or settings it was given,
+#: which the referee put back (``tamper``); a sealed bot also replied ``error``, broke the protocol
+#: (``protocol``), died (``crash``) or flooded its output (``flood``); ``disabled`` is a seat not asked
+#: again after an earlier fault.
+FAULT_KINDS: Final = ("exception", "illegal", "timeout", "tamper", "error", "protocol", "crash", "flood", "disabled")
+
+
+class RecordError(GoatError, ValueError):
+    """A record that cannot be read, is inconsistent, or does not replay; the message names the field or step."""
+
+
+def _text(value: object, what: str) -> str:
+    """``value`` if it is text that a UTF-8 file can hold (no lone surrogate), else :class:`RecordError`."""
+    if not isinstance(value, str):
+        raise RecordError(f"{what} must be text, not {value!r:.60}")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise RecordError(f"{what} holds a character that UTF-8 cannot write (a lone surrogate)") from None
+    return value
+
+
+def _headers(value: Mapping[str, str] | Iterable[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
+    items = list(value.items()) if isinstance(value, Mapping) else list(value)
+    seen = set()
+    for item in items:
+        if not isinstance(item, tuple) or len(item) != 2:
+            raise RecordError(f"headers are pairs of texts, not {item!r:.60}")
+        key = _text(item[0], "a header's name")
+        _text(item[1], f"header {key!r}")
+        if not key or key in seen:
+            raise RecordError(f"a header's name is non-empty text given once, not {key!r:.60}")
+        seen.add(key)
+    return tuple(items)
+
+
+def _comments(value: Mapping[int, str] | Iterable[tuple[int, str]]) -> tuple[tuple[int, str], ...]:
+    items = sorted(value.items() if isinstance(value, Mapping) else value)
+    for number, text in items:
+        if number.__class__ is not int or number < 0:
+            raise RecordError(f"a comment is on a move number 0 (the deal) or more, not {number!r:.40}")
+        _text(text, f"the comment on move {number}")
+    return tuple(items)
+
+
+def _players(value: Iterable[str] | None) -> tuple[str, ...] | None:
+    if value is None:
+        return None
+    names = tuple(value)
+    if len(names) != 4:
+        raise RecordError(f"players are four names, one per seat, not {len(names)}")
+    for seat, name in enumerate(names):
+        _text(name, f"the name of seat {seat}")
+    return names
+
+
+@attrs.frozen
+class Fault:
+    """A bot's failure at one decision, as the arena recorded it."""
+
+    seat: int
+    move: int  #: 1-based number of the decision in the game (0: before the first, in ``start_game``)
+    kind: str  #: one of :data:`FAULT_KINDS`
+    reason: str
+    replacement: Move | None = None  #: the move played instead (``on_fault="random"``), or ``None``
+    stderr: str | None = None  #: the tail of a sealed bot's standard error, if it wrote any
+
+    def __attrs_post_init__(self) -> None:
+        if not is_seat(self.seat):
+            raise RecordError(f"a fault's seat is 0–3, not {self.seat!r}")
+        if self.move.__class__ is not int or self.move < 0:
+            raise RecordError(f"a fault's move number is 0 or more, not {self.move!r}")
+        if self.kind not in FAULT_KINDS:
+            raise RecordError(f"a fault's kind is one of {', '.join(FAULT_KINDS)}, not {self.kind!r:.40}")
+        _text(self.reason, "a fault's reason")
+        if self.stderr is not None:
+            _text(self.stderr, "a fault's stderr")
+        if self.replacement is not None and (type(self.replacement) is not Move or self.replacement.seat != self.seat):
+            raise RecordError(f"a fault's replacement is a move of its own seat {self.seat}, not {self.replacement!r}")
+
+
+@attrs.frozen
+class GameRecord:
+    """One game, replayable: the deal, every move, headers and comments, and how it ended.
+
+    ``result`` is ``None`` for a game that is not finished (saved to be taken up again).  ``headers``
+    are free-form text pairs (event, date, site, round …) kept in order; ``comments`` map a move's
+    number (1 for the first move, 0 for the deal) to a text.  The constructor refuses values that no
+    record can hold (four player names, text UTF-8 can write); :func:`replay` checks that the moves
+    and the result follow the rules.
+    """
+
+    deck: tuple[Card, ...]
+    trump_card: Card
+    dealer: int
+    moves: tuple[Move, ...]
+    result: GameResult | None
+    seed: int | None = None
+    defeat: tuple[int, int] = (0, 0)
+    players: tuple[str, ...] | None = attrs.field(default=None, converter=_players)
+    faults: tuple[Fault, ...] = ()
+    forfeit: int | None = None  #: the team that forfeited, or ``None``
+    headers: tuple[tuple[str, str], ...] = attrs.field(default=(), converter=_headers)
+    comments: tuple[tuple[int, str], ...] = attrs.field(default=(), converter=_comments)
+
+    def __attrs_post_init__(self) -> None:
+        if self.seed is not None and self.seed.__class__ is not int:
+            raise RecordError(f"a record's seed is an int or None, not {self.seed!r:.40}")
+        if self.forfeit is not None and (self.forfeit.__class__ is not int or self.forfeit not in (0, 1)):
+            raise RecordError(f"the team that forfeited is 0 or 1, not {self.forfeit!r}")
+        if self.forfeit is not None and self.result is None:
+            raise RecordError("a forfeited game has a result")
+        for number, _ in self.comments:
+            if number > len(self.moves):
+                raise RecordError(f"a comment on move {number}, but the game has {len(self.moves)} moves")
+
+    @property
+    def is_finished(self) -> bool:
+        """Whether the game ended (played out or forfeited); an unfinished record replays to its last state."""
+        return self.result is not None
+
+    def header(self, name: str, default: str | None = None) -> str | None:
+        """The header called ``name``, or ``default``."""
+        return dict(self.headers).get(name, default)
+
+    def comment(self, number: int) -> str | None:
+        """The comment on move ``number`` (0: on the deal), if any."""
+        return dict(self.comments).get(number)
+
+    def start(self) -> GameState:
+        """The dealt state this record starts from."""
+        return new_game(deck=self.deck, trump_card=self.trump_card, dealer=self.dealer, defeat=self.defeat)
+
+
+@attrs.frozen
+class MatchRecord:
+    """A whole match: every game's record in order, and the final :class:`~goat.Match`.
+
+    The games' deals follow the match (R9, R22); the last game may be unfinished, in a match saved to be
+    taken up again.
+    """
+
+    seed: int | None
+    games: tuple[GameRecord, ...]
+    match: Match
+    players: tuple[str, ...] | None = attrs.field(default=None, converter=_players)
+    headers: tuple[tuple[str, str], ...] = attrs.field(default=(), converter=_headers)
+
+    @property
+    def faults(self) -> tuple[Fault, ...]:
+        """Every fault of every game, in order."""
+        return tuple(fault for game in self.games for fault in game.faults)
+
+    def header(self, name: str, default: str | None = None) -> str | None:
+        """The header called ``name``, or ``default``."""
+        return dict(self.headers).get(name, default)
+
+
+def from_state(
+    state: GameState,
+    *,
+    seed: int | None = None,
+    players: Iterable[str] | None = None,
+    faults: tuple[Fault, ...] = (),
+    forfeit_by: int | None = None,
+    headers: Mapping[str, str] | Iterable[tuple[str, str]] = (),
+    comments: Mapping[int, str] | Iterable[tuple[int, str]] = (),
+) -> GameRecord:
+    """The record of ``state``'s game: finished, forfeited at ``state`` by seat ``forfeit_by``'s team, or
+    unfinished (a game still going on, ``result`` ``None``)."""
+    if state.__class__ is not GameState:
+        raise TypeError(f"from_state() takes a GameState, not {state!r}")
+    if forfeit_by is not None:
+        result: GameResult | None = forfeit_result(state, forfeit_by)
+    else:
+        result = score(state) if state.is_over else None
+    return GameRecord(
+        deck=state.deck,
+        trump_card=state.trump_card,
+        dealer=state.dealer,
+        moves=state.history,
+        result=result,
+        seed=seed,
+        defeat=state.defeat,
+        players=players,
+        faults=faults,
+        forfeit=None if forfeit_by is None else forfeit_by % 2,
+        headers=headers,
+        comments=comments,
+    )
+
+
+def from_match(
+    games: Iterable[GameRecord],
+    *,
+    seed: int | None = None,
+    players: Iterable[str] | None = None,
+    first_dealer: int = 0,
+    headers: Mapping[str, str] | Iterable[tuple[str, str]] = (),
+) -> MatchRecord:
+    """The record of a match of these games, in order (the last may be unfinished); checks that they follow
+    one another as the match deals them (R9, R21, R22), raising :class:`RecordError` if not."""
+    match = Match(first_dealer=first_dealer)
+    played = tuple(games)
+    for number, game in enumerate(played, start=1):
+        if not isinstance(game, GameRecord):
+            raise TypeError(f"a match record holds GameRecord values, not {game!r:.60}")
+        if match.is_over:
+            raise RecordError(f"game {number}: the match was over after game {number - 1} (R21)")
+        if game.dealer != match.next_dealer or game.defeat != match.defeat:
+            raise RecordError(
+                f"game {number} is not the match's next game: dealt by seat {game.dealer} with defeat-scores "
+                f"{game.defeat}, where the match deals from seat {match.next_dealer} with {match.defeat} (R9, R22)"
+            )
+        if game.result is None:
+            if number != len(played):
+                raise RecordError(f"game {number} is unfinished, but games follow it")
+            break
+        match = Match((*match.results, game.result), match.first_dealer)
+    return MatchRecord(seed, played, match, players, headers)
+
+
+def forfeit_result(state: GameState, seat: int) -> GameResult:
+    """The result of a game that ``seat``'s team forfeits: it loses 120 : 0 with 6 defeat-scores.
+
+    Tricks count as taken so far; the seat after the faulty one counts as the
+    last trick's winner, so an opponent leads the next game (R22).
+    """
+    team = seat % 2
+    tricks = [0, 0]
+    for trick in state.tricks:
+        tricks[trick.winner % 2] += 1
+    points = (0, 120) if team == 0 else (120, 0)
+    defeat = (FORFEIT_DEFEAT, 0) if team == 0 else (0, FORFEIT_DEFEAT)
+    return GameResult(points, (tricks[0], tricks[1]), defeat, False, 1 - team, (seat + 1) % 4)
+
+
+def replay(record: GameRecord) -> tuple[GameState, ...]:
+    """Every state of the game, from the deal to the last move; checks the faults and the recorded result.
+
+    Raises :class:`RecordError` naming the step whose move is not legal, the fault that does not fit the
+    moves, or saying how the recorded result differs from the replayed one.
+    """
+    if not isinstance(record, GameRecord):
+        raise TypeError(f"replay() takes a GameRecord, not {record!r}")
+    try:
+        state = record.start()
+    except ValueError as error:
+        raise RecordError(f"the record's deal is not valid: {error}") from None
+    states = [state]
+    for step, move in enumerate(record.moves, start=1):
+        try:
+            state = play(state, move)
+        except ValueError as error:
+            raise RecordError(f"step {step}: {error}") from None
+        states.append(state)
+    _check_faults(record, states)
+    if record.forfeit is not None:
+        assert record.result is not None
+        causes = [f for f in record.faults if f.replacement is None]
+        if not causes or causes[0].seat % 2 != record.forfeit:
+            raise RecordError(f"team {record.forfeit} forfeited, but the first fault that forfeits is not theirs")
+        cause = causes[0]
+        at_its_fault = (cause.move == 0 and not record.moves) or (
+            cause.move == len(record.moves) + 1 and state.to_move == cause.seat
+        )
+        if not at_its_fault:
+            raise RecordError(f"team {record.forfeit} forfeited, but the game did not stop at its fault {cause}")
+        if record.result != forfeit_result(state, causes[0].seat):
+            raise RecordError(f"the recorded result {record.result} is not that of team {record.forfeit}'s forfeit")
+        return tuple(states)
+    if record.result is None:
+        if state.is_over:
+            raise RecordError(f"the game is over after its {len(record.moves)} moves, but the record has no result")
+        return tuple(states)
+    if not state.is_over:
+        raise RecordError(f"the game is not over after its {len(record.moves)} moves, and nobody forfeited")
+    replayed = score(state)
+    if replayed != record.result:
+        raise RecordError(f"the recorded result {record.result} differs from the replayed one {replayed}")
+    return tuple(states)
+
+
+def _check_faults(record: GameRecord, states: list[GameState]) -> None:
+    """Each fault fits the moves: its decision exists, and a replacement is the move that seat played there."""
+    for number, fault in enumerate(record.faults, start=1):
+        if fault.move > len(record.moves) + 1:
+            raise RecordError(f"fault {number}: move {fault.move}, but the game has {len(record.moves)} moves")
+        if fault.replacement is not None and (
+            not 1 <= fault.move <= len(record.moves) or record.moves[fault.move - 1] != fault.replacement
+        ):
+            raise RecordError(f"fault {number}: its replacement {fault.replacement} is not move {fault.move}")

@@ -31,6 +31,7 @@ from goat import records
 from goat.cards import DECK, Card
 from goat.errors import GoatError, InvalidMoveError
 from goat.moves import Move, MoveKind
+from goat.records.codec import notation
 from goat.scoring import GameResult
 from goat.seats import is_seat
 from goat.strategy import Strategy, end_game, load_strategy, start_game
@@ -44,7 +45,6 @@ __all__ = [
     "decode",
     "encode",
     "main",
-    "notation",
     "parse_move",
     "result_from_json",
     "result_to_json",
@@ -113,7 +113,6 @@ def view_to_json(view: PlayerView) -> dict[str, Any]:
 # The referee encodes a view at every decision, and most of it (the history) was encoded before: each
 # seen move's JSON text is kept, keyed by the object (seen moves are shared values; see goat.view).
 _PLAY_TEXT: dict[int, tuple[SeenMove, str]] = {}
-_NOTATION: dict[int, str] = {}
 _COMPACT: Final = {"separators": (",", ":"), "ensure_ascii": False}
 
 
@@ -125,17 +124,6 @@ def _play_text(move: SeenMove) -> str:
     if len(_PLAY_TEXT) > 100_000:
         _PLAY_TEXT.clear()
     _PLAY_TEXT[id(move)] = (move, text)  # the entry holds the object, so its id cannot be reused meanwhile
-    return text
-
-
-def notation(move: Move) -> str:
-    """``str(move)``, remembered: the referee writes the same legal moves again and again."""
-    text = _NOTATION.get(move._key)
-    if text is None:
-        text = str(move)
-        if len(_NOTATION) > 100_000:
-            _NOTATION.clear()
-        _NOTATION[move._key] = text
     return text
 
 

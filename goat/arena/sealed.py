@@ -33,13 +33,13 @@ from goat.arena.protocol import (
     ProtocolError,
     decode,
     encode,
-    notation,
     parse_move,
     result_to_json,
     view_text,
 )
 from goat.errors import GoatError, InvalidMoveError
 from goat.moves import Move
+from goat.records.codec import notation
 from goat.scoring import GameResult
 from goat.strategy import canonical_move
 from goat.view import PlayerView

@@ -39,6 +39,7 @@ __all__ = [
     "dumps",
     "from_json",
     "loads",
+    "notation",
     "result_to_json",
     "schema",
     "to_json",
@@ -95,7 +96,7 @@ def _game_json(record: GameRecord, *, top: bool) -> dict[str, Any]:
             "dealer": record.dealer,
             "defeat": list(record.defeat),
             "players": None if record.players is None else list(record.players),
-            "moves": [_notation(move) for move in record.moves],
+            "moves": [notation(move) for move in record.moves],
             "comments": {str(number): text for number, text in record.comments},
             "result": None if record.result is None else result_to_json(record.result),
             "faults": [_fault_json(fault) for fault in record.faults],
@@ -109,8 +110,8 @@ _CARD_TEXT: Final = tuple(str(card) for card in DECK)
 _NOTATION: dict[int, str] = {}
 
 
-def _notation(move: Move) -> str:
-    """``str(move)``, remembered: records write the same moves again and again."""
+def notation(move: Move) -> str:
+    """``str(move)``, remembered: records and the bot protocol write the same moves again and again."""
     text = _NOTATION.get(move._key)
     if text is None:
         text = str(move)
@@ -198,36 +199,19 @@ def from_json(data: object, *, verify: bool = True) -> GameRecord | MatchRecord:
     return reader.match(data, verify=verify)
 
 
-_GAME_KEYS: Final = {
-    1: {
-        "format",
-        "version",
-        "seed",
-        "deck",
-        "trump_card",
-        "dealer",
-        "defeat",
-        "players",
-        "moves",
-        "result",
-        "faults",
-        "forfeit",
-    },
-    2: {
-        "seed",
-        "deck",
-        "trump_card",
-        "dealer",
-        "defeat",
-        "players",
-        "moves",
-        "result",
-        "faults",
-        "forfeit",
-        "headers",
-        "comments",
-    },
+_COMMON_KEYS: Final = {
+    "seed",
+    "deck",
+    "trump_card",
+    "dealer",
+    "defeat",
+    "players",
+    "moves",
+    "result",
+    "faults",
+    "forfeit",
 }
+_GAME_KEYS: Final = {1: _COMMON_KEYS | {"format", "version"}, 2: _COMMON_KEYS | {"headers", "comments"}}
 _TOP_KEYS: Final = {"$schema", "format", "version"}
 _MATCH_KEYS: Final = _TOP_KEYS | {"headers", "seed", "players", "first_dealer", "games", "defeat", "goat", "with_balls"}
 _FAULT_KEYS: Final = {"seat", "move", "kind", "reason", "replacement", "stderr"}

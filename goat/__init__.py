@@ -13,7 +13,11 @@ The rule numbers (R1…R23) cited throughout are those of the documentation's ru
 ``docs/rules.md`` ("The rules"), where every rule and every interpretation is stated.
 """
 
-from goat.bots.worlds import WorldSamplingError, sample_world
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from goat import _core
 from goat.cards import DECK, Card, Rank, Suit, beats, beats_set, cards
 from goat.errors import (
     GameNotOverError,
@@ -42,6 +46,9 @@ from goat.strategy import (
     unregister_strategy,
 )
 from goat.view import PlayerView, SeenMove, SeenTrick, view
+
+if TYPE_CHECKING:
+    from goat.bots.worlds import WorldSamplingError, sample_world
 
 __version__ = "0.1.0.dev0"
 
@@ -76,6 +83,7 @@ __all__ = [
     "available_strategies",
     "beats",
     "beats_set",
+    "build_info",
     "cards",
     "defeat_scores",
     "legal_moves",
@@ -88,5 +96,52 @@ __all__ = [
     "strategy_factory",
     "trick_winner",
     "unregister_strategy",
+    "version_text",
     "view",
 ]
+
+# Imported on first use: world sampling is for search bots, and most programs never need it.
+_LAZY = {"WorldSamplingError": "goat.bots.worlds", "sample_world": "goat.bots.worlds"}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'goat' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})
+
+
+def build_info() -> str:
+    """Which rules core runs, and why: ``"compiled (mypyc …)"``, or ``"pure (…)"`` with the reason.
+
+    The compiled core is goat's kernel (the rules on bit masks) compiled by mypyc when goat was
+    installed with a C compiler; the pure core is the same source run by Python, slower but with the
+    same behaviour.  The reasons are ``GOAT_PURE_PYTHON=1`` (set when goat was imported), ``no compiled
+    core built`` (no C compiler at install time, or ``GOAT_PURE_PYTHON=1`` then), ``compiled core is
+    stale`` (compiled from an older ``goat/_kernel.py``: reinstall) or an import failure.
+
+    >>> import goat
+    >>> goat.build_info().startswith(("compiled (", "pure ("))
+    True
+    """
+    return _core.BUILD
+
+
+def version_text() -> str:
+    """The version as ``goat --version`` prints it: goat's, the core that runs and the Python that runs it.
+
+    >>> import goat
+    >>> goat.version_text().startswith(goat.__version__ + ", core ")
+    True
+    """
+    import platform
+
+    return f"{__version__}, core {build_info()}, {platform.python_implementation()} {platform.python_version()}"

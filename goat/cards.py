@@ -12,18 +12,20 @@ True
 
 Inside, a card is also a small integer, its :attr:`Card.index` in :data:`DECK`
 (``suit * 9 + rank``), and a set of cards is a 36-bit mask.  The rules engine
-works on those; the tables that make it fast live here, beside the cards they
-describe, and are private.
+works on those, with the tables of the kernel (:mod:`goat._kernel`); this module
+turns them into cards and back (:func:`cards_of`, :func:`mask_of`, :func:`describe`:
+names shared inside the package, not part of the API).
 """
 
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from typing import Any, Final
 
 import attrs
 
+from goat._core import BEATERS, bits, set_beats
 from goat.errors import InvalidCardError
 
 __all__ = ["DECK", "Card", "Rank", "Suit", "beats", "beats_set", "cards"]
@@ -76,7 +78,8 @@ class Suit(enum.Enum):
 
 _SUIT_SYMBOL: Final = {Suit.CLUBS: "♣", Suit.DIAMONDS: "♦", Suit.HEARTS: "♥", Suit.SPADES: "♠"}
 _SUIT_INDEX: Final = {suit: i for i, suit in enumerate(Suit)}
-_SUITS: Final = tuple(Suit)
+#: The suits by index (the kernel's suit numbers): ``SUITS[card.index // 9] is card.suit``.
+SUITS: Final = tuple(Suit)
 _SUIT_BY_TEXT: Final = {
     **{s.value: s for s in Suit},
     **{sym: s for s, sym in _SUIT_SYMBOL.items()},
@@ -167,7 +170,7 @@ class Card:
         """The card at ``index`` of :data:`DECK` (0–35)."""
         if not isinstance(index, int) or not 0 <= index < 36:
             raise InvalidCardError(f"not a card index: {index!r} (expected 0–35)")
-        return _CARDS[index]
+        return DECK[index]
 
     @property
     def points(self) -> int:
@@ -224,7 +227,6 @@ class Card:
 
 #: The 36 cards (R2) in canonical order: suits C, D, H, S; within a suit, ranks by priority.
 DECK: Final[tuple[Card, ...]] = tuple(Card(rank, suit) for suit in Suit for rank in Rank)
-_CARDS: Final = DECK
 _CARD_BY_TEXT: Final[dict[str, Card]] = {}
 for _card in DECK:
     for _rank_text in [str(_card.rank)] + (["T"] if _card.rank is Rank.TEN else []):
@@ -287,45 +289,7 @@ def _trump_index(trump: Suit) -> int:
     return _SUIT_INDEX[trump]
 
 
-# --- the engine's representation: card indices and 36-bit masks -------------
-
-FULL: Final = (1 << 36) - 1
-SUIT_OF: Final = tuple(i // 9 for i in range(36))
-POINTS: Final = tuple(_RANK_POINTS[i % 9] for i in range(36))
-SUIT_MASK: Final = tuple(((1 << 9) - 1) << (9 * s) for s in range(4))
-
-
-def _beaters(trump: int, card: int) -> int:
-    """Mask of every card that beats ``card`` under suit index ``trump`` (R5)."""
-    suit = SUIT_OF[card]
-    higher = SUIT_MASK[suit] & ~((1 << (card + 1)) - 1)
-    return higher if suit == trump else higher | SUIT_MASK[trump]
-
-
-#: ``BEATERS[trump][card]``: mask of the cards that beat ``card``.
-BEATERS: Final = tuple(tuple(_beaters(t, c) for c in range(36)) for t in range(4))
-
-
-# Points of a 9-bit mask of one suit's ranks, so that a 36-bit mask scores in four look-ups.
-_CHUNK_POINTS: Final = tuple(sum(POINTS[rank] for rank in range(9) if chunk >> rank & 1) for chunk in range(512))
-
-
-def mask_points(mask: int) -> int:
-    """Card points (R4) of the cards in ``mask``."""
-    return (
-        _CHUNK_POINTS[mask & 511]
-        + _CHUNK_POINTS[mask >> 9 & 511]
-        + _CHUNK_POINTS[mask >> 18 & 511]
-        + _CHUNK_POINTS[mask >> 27]
-    )
-
-
-def bits(mask: int) -> Iterator[int]:
-    """The card indices in ``mask``, lowest first."""
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
+# --- between cards and the kernel's masks -----------------------------------
 
 
 _FROZEN: dict[int, frozenset[Card]] = {}
@@ -335,7 +299,7 @@ def cards_of(mask: int) -> frozenset[Card]:
     """The cards of ``mask`` as a frozenset of interned :class:`Card` objects."""
     found = _FROZEN.get(mask)
     if found is None:
-        found = frozenset([_CARDS[i] for i in bits(mask)])
+        found = frozenset([DECK[i] for i in bits(mask)])
         if len(_FROZEN) > 200_000:  # bounded: millions of games must not grow memory forever
             _FROZEN.clear()
         _FROZEN[mask] = found
@@ -358,37 +322,6 @@ def mask_of(cards: Iterable[Card], what: str = "cards") -> int:
     return mask
 
 
-def set_beats(new: int, top: int, trump: int) -> bool:
-    """:func:`beats_set` on masks: a perfect matching in a bipartite graph of at most 4 + 4 cards."""
-    if new.bit_count() != top.bit_count():
-        return False
-    table = BEATERS[trump]
-    options = []
-    while top:
-        low = top & -top
-        covering = new & table[low.bit_length() - 1]
-        if not covering:  # a top card nothing can beat: the common case, decided at once
-            return False
-        options.append(covering)
-        top ^= low
-    if len(options) == 1:
-        return True
-    options.sort(key=int.bit_count)  # the most constrained top card first
-    return _match(options, 0, 0)
-
-
-def _match(options: list[int], i: int, used: int) -> bool:
-    if i == len(options):
-        return True
-    free = options[i] & ~used
-    while free:
-        low = free & -free
-        if _match(options, i + 1, used | low):
-            return True
-        free ^= low
-    return False
-
-
 def describe(mask: int) -> str:
     """Cards of ``mask`` as text in deck order, e.g. ``"6C 10H"``."""
-    return " ".join(str(_CARDS[i]) for i in bits(mask))
+    return " ".join(str(DECK[i]) for i in bits(mask))

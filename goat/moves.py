@@ -45,9 +45,8 @@ class MoveKind(enum.Enum):
         return f"MoveKind.{self.name}"
 
 
-_KINDS: Final = tuple(MoveKind)
+_KINDS: Final = tuple(MoveKind)  # by the kernel's kind code (goat._kernel.LEAD ... WAIT): MoveKind order
 _KIND_INDEX: Final = {kind: i for i, kind in enumerate(_KINDS)}
-LEAD, BEAT, PASS, MOLODKA, WAIT = range(5)  # the engine's kind codes, in MoveKind order
 
 
 def _to_cards(value: Iterable[Card] | str) -> frozenset[Card]:
@@ -146,25 +145,35 @@ class Move:
         return hash(self._key)
 
 
-# --- interned moves for the engine ------------------------------------------
+# --- interned moves, for the engine ------------------------------------------
 
-_MOVES: dict[int, Move] = {}
+#: Every move the engine has handed out, by key: one object per move, so that equal moves are
+#: usually the same object.  Shared inside the package (the kernel fills it through make_move).
+MOVES: Final[dict[int, Move]] = {}
 _new = object.__new__
 _set = object.__setattr__
 
 
-def move_of(kind: int, seat: int, mask: int) -> Move:
-    """The interned move with this kind code, seat and card mask (no validation)."""
-    key = mask << 5 | kind << 2 | seat
-    move = _MOVES.get(key)
-    if move is None:
-        move = _new(Move)
-        _set(move, "kind", _KINDS[kind])
-        _set(move, "seat", seat)
-        _set(move, "cards", cards_of(mask))
-        _set(move, "_key", key)
-        _set(move, "mask", mask)
-        if len(_MOVES) > 500_000:  # bounded: long simulations must not grow memory forever
-            _MOVES.clear()
-        _MOVES[key] = move
+def make_move(key: int) -> Move:
+    """Make, intern and return the move of the kernel's ``key`` (no validation: the kernel's keys are valid)."""
+    mask = key >> 5
+    move = _new(Move)
+    _set(move, "kind", _KINDS[key >> 2 & 7])
+    _set(move, "seat", key & 3)
+    _set(move, "cards", cards_of(mask))
+    _set(move, "_key", key)
+    _set(move, "mask", mask)
+    if len(MOVES) > 500_000:  # bounded: long simulations must not grow memory forever
+        MOVES.clear()
+    MOVES[key] = move
     return move
+
+
+def move_by_key(key: int) -> Move:
+    """The interned move of the kernel's ``key``."""
+    return MOVES.get(key) or make_move(key)
+
+
+def move_of(kind: int, seat: int, mask: int) -> Move:
+    """The interned move with this kernel kind code, seat and card mask (no validation)."""
+    return move_by_key(mask << 5 | kind << 2 | seat)

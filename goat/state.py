@@ -1,9 +1,10 @@
 """The game state and finished tricks: frozen values, no rules.
 
 A :class:`GameState` is made by :func:`goat.new_game` and :func:`goat.play`,
-never changed.  Inside it keeps hands as 36-bit masks and cards as indices so
-that :func:`goat.play` is cheap; the public attributes are
-properties that turn those into :class:`~goat.Card` values.
+never changed.  Inside it holds one position of the kernel (a
+:data:`goat._kernel.Core` tuple: hands as 36-bit masks, cards as indices, moves
+as keys), so that :func:`goat.play` is cheap; the public attributes are
+properties that turn those into :class:`~goat.Card` and :class:`~goat.Move` values.
 """
 
 from __future__ import annotations
@@ -12,8 +13,25 @@ from typing import Any
 
 import attrs
 
-from goat.cards import _CARDS, _SUITS, SUIT_OF, Card, Suit, cards_of, describe, mask_points, pretty_by_repr
-from goat.moves import Move
+from goat._core import (
+    DEALER,
+    DEFEAT,
+    FIXED,
+    HANDS,
+    LEADER,
+    LOG,
+    ORDER,
+    STOCK,
+    TABLE,
+    TO_MOVE,
+    TRICKS,
+    TRUMP,
+    TRUMP_CARD,
+    Core,
+    mask_points,
+)
+from goat.cards import DECK, SUITS, Card, Suit, cards_of, describe, pretty_by_repr
+from goat.moves import Move, move_by_key
 
 __all__ = ["GameState", "Trick"]
 
@@ -58,13 +76,28 @@ class Trick:
     _repr_pretty_ = pretty_by_repr
 
 
-def _history(log: Any) -> tuple[Move, ...]:
-    moves = []
+_TRICKS: dict[tuple[tuple[int, ...], int], Trick] = {}
+
+
+def trick_of(keys: tuple[int, ...], winner: int) -> Trick:
+    """The interned :class:`Trick` of these move keys and winner."""
+    found = _TRICKS.get((keys, winner))
+    if found is None:
+        found = Trick(tuple(map(move_by_key, keys)), winner)
+        if len(_TRICKS) > 200_000:  # bounded: long simulations must not grow memory forever
+            _TRICKS.clear()
+        _TRICKS[keys, winner] = found
+    return found
+
+
+def log_keys(log: Any) -> list[int]:
+    """The keys of a position's log (``core[LOG]``), oldest first."""
+    keys = []
     while log is not None:
-        move, log = log
-        moves.append(move)
-    moves.reverse()
-    return tuple(moves)
+        key, log = log
+        keys.append(key)
+    keys.reverse()
+    return keys
 
 
 @attrs.frozen(repr=False)
@@ -76,54 +109,41 @@ class GameState:
     the same match context.
     """
 
-    # The engine's representation.  Seats are 0–3, cards are indices into DECK.
-    _hands: tuple[int, int, int, int]  # a 36-bit mask per seat
-    _stock: tuple[int, ...]  # top first
-    _trump_card: int
-    _dealer: int
-    _leader: int  # leads the current trick; after a molodka, its owner
-    _table: tuple[Move, ...]  # plays of the current trick since its lead
-    _tricks: tuple[Trick, ...]
-    # Seats that held a molodka when this trick started, in priority order from
-    # the trick's original leader (R14); empty once the trick has its molodka.
-    _holders: tuple[int, ...]
-    _waited: int  # how many of the holders to be asked before this play have waited
-    _to_move: int  # -1 once the game is over
-    _log: Any  # every move as a linked list (move, previous) | None: O(1) to extend
-    _deck: tuple[int, ...]  # the order this game was dealt from (R7)
-    _defeat: tuple[int, int]  # the match's defeat-scores before this game (R21, R23)
+    #: The kernel's position (see :mod:`goat._kernel`); :func:`state_of` makes a state of one.
+    _core: Core
     # legal_moves() fills this cache on first use; it is not part of the value.
     _legal: tuple[Move, ...] | None = attrs.field(default=None, eq=False, hash=False)
 
     @property
     def hands(self) -> tuple[frozenset[Card], ...]:
         """Each seat's hand, by seat."""
-        return tuple(cards_of(mask) for mask in self._hands)
+        return tuple([cards_of(mask) for mask in self._core[HANDS]])
 
     @property
     def stock(self) -> tuple[Card, ...]:
         """The undealt cards, top first (R7)."""
-        return tuple(_CARDS[i] for i in self._stock)
+        return tuple([DECK[i] for i in self._core[STOCK]])
 
     @property
     def trump(self) -> Suit:
         """The trump suit: the suit of :attr:`trump_card` (R8)."""
-        return _SUITS[SUIT_OF[self._trump_card]]
+        return SUITS[self._core[FIXED][TRUMP]]
 
     @property
     def trump_card(self) -> Card:
         """The card the dealer showed (R8)."""
-        return _CARDS[self._trump_card]
+        return DECK[self._core[FIXED][TRUMP_CARD]]
 
     @property
     def dealer(self) -> int:
         """The seat that dealt this game."""
-        return self._dealer
+        dealer: int = self._core[FIXED][DEALER]
+        return dealer
 
     @property
     def leader(self) -> int:
         """The seat that leads the current trick (after a molodka, its owner)."""
-        return self._leader
+        return self._core[LEADER]
 
     @property
     def to_move(self) -> int | None:
@@ -132,48 +152,52 @@ class GameState:
         This is either the seat due to play (:attr:`to_play`) or a molodka
         holder being asked to declare or wait before that play (R14).
         """
-        return None if self._to_move < 0 else self._to_move
+        seat = self._core[TO_MOVE]
+        return None if seat < 0 else seat
 
     @property
     def to_play(self) -> int | None:
         """The seat due to make the next play of the trick, or ``None`` once the game is over."""
-        return None if self._to_move < 0 else (self._leader + len(self._table)) % 4
+        core = self._core
+        return None if core[TO_MOVE] < 0 else (core[LEADER] + len(core[TABLE])) % 4
 
     @property
     def table(self) -> tuple[Move, ...]:
         """The plays of the current trick since its lead (or molodka), in order."""
-        return self._table
+        return tuple(map(move_by_key, self._core[TABLE]))
 
     @property
     def tricks(self) -> tuple[Trick, ...]:
         """The finished tricks of this game, in order."""
-        return self._tricks
+        return tuple([trick_of(keys, winner) for keys, winner in self._core[TRICKS]])
 
     @property
     def is_over(self) -> bool:
         """Whether the game has ended: stock and hands are empty (R17)."""
-        return self._to_move < 0
+        return self._core[TO_MOVE] < 0
 
     @property
     def history(self) -> tuple[Move, ...]:
         """Every move of this game in order, waits and withdrawn plays included."""
-        return _history(self._log)
+        return tuple(map(move_by_key, log_keys(self._core[LOG])))
 
     @property
     def deck(self) -> tuple[Card, ...]:
         """The deck order this game was dealt from, top first (R7)."""
-        return tuple(_CARDS[i] for i in self._deck)
+        return tuple([DECK[i] for i in self._core[FIXED][ORDER]])
 
     @property
     def defeat(self) -> tuple[int, int]:
         """The match's defeat-scores by team before this game (R21); ``(0, 0)`` outside a match."""
-        return self._defeat
+        defeat: tuple[int, int] = self._core[FIXED][DEFEAT]
+        return defeat
 
     @property
     def molodka_made(self) -> bool:
         """Whether the current trick already has its molodka (R14: at most one per trick)."""
         # A molodka, or a four-card lead, which is necessarily of one suit (R10).
-        return bool(self._table) and self._table[0].mask.bit_count() == 4
+        table = self._core[TABLE]
+        return bool(table) and (table[0] >> 5).bit_count() == 4
 
     def __repr__(self) -> str:
         """The call that makes this state again: the deal, then every move (see :func:`goat.new_game`).
@@ -186,19 +210,35 @@ class GameState:
         >>> eval(repr(state), vars(goat)) == state
         True
         """
-        defeat = f", defeat={self._defeat}" if self._defeat != (0, 0) else ""
-        moves = f", moves={[str(move) for move in self.history]}" if self._log is not None else ""
-        deck = " ".join(str(_CARDS[i]) for i in self._deck)
-        return f"new_game(deck='{deck}', trump_card='{self.trump_card}', dealer={self._dealer}{defeat}{moves})"
+        fixed = self._core[FIXED]
+        defeat = f", defeat={fixed[DEFEAT]}" if fixed[DEFEAT] != (0, 0) else ""
+        moves = f", moves={[str(move) for move in self.history]}" if self._core[LOG] is not None else ""
+        deck = " ".join(str(DECK[i]) for i in fixed[ORDER])
+        return f"new_game(deck='{deck}', trump_card='{self.trump_card}', dealer={fixed[DEALER]}{defeat}{moves})"
 
     def __str__(self) -> str:
         """The state at a glance: whose turn, the trump card, every hand, the stock and the table."""
-        where = "game over" if self.is_over else f"trick {len(self._tricks) + 1}, seat {self._to_move} to move"
-        hands = " | ".join(f"{seat}: {describe(mask) or '-'}" for seat, mask in enumerate(self._hands))
-        table = ", ".join(str(play) for play in self._table) or "-"
+        core = self._core
+        where = "game over" if self.is_over else f"trick {len(core[TRICKS]) + 1}, seat {core[TO_MOVE]} to move"
+        hands = " | ".join(f"{seat}: {describe(mask) or '-'}" for seat, mask in enumerate(core[HANDS]))
+        table = ", ".join(str(play) for play in self.table) or "-"
         return (
-            f"{where}; trump card {self.trump_card}; dealer {self._dealer}, leader {self._leader}; "
-            f"hands {hands}; stock {len(self._stock)}; table {table}"
+            f"{where}; trump card {self.trump_card}; dealer {self.dealer}, leader {core[LEADER]}; "
+            f"hands {hands}; stock {len(core[STOCK])}; table {table}"
         )
 
     _repr_pretty_ = pretty_by_repr
+
+
+_new = object.__new__
+# The slots' own setters: cheaper than object.__setattr__, which must find them by name first.
+_set_core = GameState.__dict__["_core"].__set__
+_set_legal = GameState.__dict__["_legal"].__set__
+
+
+def state_of(core: Core) -> GameState:
+    """A state holding the kernel position ``core``, made without attrs' ``__init__`` (the hot path)."""
+    state = _new(GameState)
+    _set_core(state, core)
+    _set_legal(state, None)
+    return state

@@ -21,8 +21,7 @@ import os
 import re
 import sys
 from collections.abc import Callable, Mapping
-from importlib import metadata
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import attrs
 
@@ -30,6 +29,9 @@ from goat.errors import GoatError
 from goat.moves import Move
 from goat.scoring import GameResult
 from goat.view import PlayerView
+
+if TYPE_CHECKING:  # imported where discovery needs it: importlib.metadata costs ~30 ms to import
+    from importlib import metadata
 
 __all__ = [
     "Strategy",
@@ -46,6 +48,15 @@ __all__ = [
     "strategy_factory",
     "unregister_strategy",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    # importlib.metadata is imported on first use, not with goat; goat.strategy.metadata still names it.
+    if name == "metadata":
+        from importlib import metadata
+
+        return metadata
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @runtime_checkable
@@ -201,6 +212,8 @@ def _discovered() -> _Discovery:
 
 
 def _discover() -> _Discovery:
+    from importlib import metadata
+
     disabled = os.environ.get(DISABLE_ENV, "").strip() not in ("", "0")
     unique: dict[tuple[str, str, str | None], metadata.EntryPoint] = {}
     for entry in metadata.entry_points(group=ENTRY_POINT_GROUP):
@@ -268,6 +281,8 @@ def strategy_factory(name: str) -> Callable[..., Any]:
     if name.startswith(EXEC_PREFIX):
         return _exec_factory(name[len(EXEC_PREFIX) :])
     if ":" in name:
+        from importlib import metadata
+
         return _load_entry(metadata.EntryPoint(name, name, ENTRY_POINT_GROUP), f"the factory {name!r}")
     entry = entry_point(name)
     info = _info(entry)

@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import attrs
 
-from goat.cards import _CARDS, Card, Suit, cards_of
-from goat.moves import Move, MoveKind
-from goat.rules import _plays, legal_moves
+from goat._core import FIXED, HANDS, LEADER, LOG, PASS, STOCK, TABLE, TO_MOVE, TRICKS, TRUMP_CARD, WAIT, plays
+from goat.cards import DECK, Card, Suit, cards_of
+from goat.moves import Move, MoveKind, move_by_key
+from goat.rules import legal_moves
 from goat.seats import check_seat
 from goat.state import GameState
 
@@ -111,21 +112,45 @@ class PlayerView:
         return self.to_play is None
 
 
-_SEEN: dict[object, SeenMove] = {}
+# Seen moves and tricks are shared between views: they are values, and building them afresh costs.
+# Each is keyed by what its viewer may know of it, never by a hidden card: whether two views hold the
+# same object must not tell a bot whether two face-down passes held the same cards (R23).  A move
+# seen face up is keyed by its kernel key; another seat's pass by a negative number made of its seat
+# and size alone.
+_SEEN: dict[int, SeenMove] = {}
+_SEEN_TRICKS: dict[tuple[int, ...], SeenTrick] = {}
 
 
-def _seen(move: Move, seat: int) -> SeenMove:
-    # Seen moves are shared between views (they are values; building them afresh costs).  Another seat's
-    # pass is keyed by what the viewer may know of it — seat and size — never by its hidden cards: whether
-    # two views hold the same object must not tell a bot whether two face-down passes held the same cards.
-    hidden = move.kind is MoveKind.PASS and move.seat != seat
-    key: object = (move.seat, len(move.cards)) if hidden else move
-    found = _SEEN.get(key)
+def _seen_key(key: int, seat: int) -> int:
+    """What ``seat`` may know of the move ``key``, as a key of ``_SEEN``."""
+    if key >> 2 & 7 == PASS and key & 3 != seat:
+        return -1 - ((key >> 5).bit_count() << 2 | key & 3)
+    return key
+
+
+def _seen(code: int) -> SeenMove:
+    """The shared seen move of a ``_SEEN`` key."""
+    found = _SEEN.get(code)
     if found is None:
-        found = SeenMove(move.kind, move.seat, len(move.cards), frozenset() if hidden else move.cards)
+        if code < 0:
+            found = SeenMove(MoveKind.PASS, ~code & 3, ~code >> 2, frozenset())
+        else:
+            move = move_by_key(code)
+            found = SeenMove(move.kind, move.seat, len(move.cards), move.cards)
         if len(_SEEN) > 200_000:  # bounded memory for long simulations
             _SEEN.clear()
-        _SEEN[key] = found
+        _SEEN[code] = found
+    return found
+
+
+def _seen_trick(keys: tuple[int, ...], winner: int, seat: int) -> SeenTrick:
+    codes = (*[_seen_key(key, seat) for key in keys], winner)
+    found = _SEEN_TRICKS.get(codes)
+    if found is None:
+        found = SeenTrick(tuple([_seen(code) for code in codes[:-1]]), winner)
+        if len(_SEEN_TRICKS) > 200_000:  # bounded memory for long simulations
+            _SEEN_TRICKS.clear()
+        _SEEN_TRICKS[codes] = found
     return found
 
 
@@ -134,27 +159,38 @@ def view(state: GameState, seat: int) -> PlayerView:
     if not isinstance(state, GameState):
         raise TypeError(f"view() takes a GameState, not {type(state).__name__}")
     check_seat(seat, "view()'s seat")
-    # Another seat's WAIT is the one move that is dropped altogether (R14).
-    history = tuple(_seen(m, seat) for m in state.history if m.kind is not MoveKind.WAIT or m.seat == seat)
-    if state.to_move == seat:
+    core = state._core
+    history = []
+    log = core[LOG]
+    while log is not None:
+        key, log = log
+        # Another seat's WAIT is the one move that is dropped altogether (R14).
+        if key >> 2 & 7 != WAIT or key & 3 == seat:
+            history.append(_seen(_seen_key(key, seat)))
+    history.reverse()
+    to_move = core[TO_MOVE]
+    table = core[TABLE]
+    to_play = None if to_move < 0 else (core[LEADER] + len(table)) & 3
+    if to_move == seat:
         moves = legal_moves(state)
-    elif state.to_play == seat:
-        moves = _plays(state, seat)
+    elif to_play == seat:  # due to play while another seat is asked about its molodka (R14)
+        moves = tuple(map(move_by_key, plays(core, seat)))
     else:
         moves = ()
-    hands = state._hands
+    hands = core[HANDS]
+    fixed = core[FIXED]
     return PlayerView(
-        seat=seat,
-        hand=cards_of(hands[seat]),
-        trump_card=_CARDS[state._trump_card],
-        dealer=state.dealer,
-        leader=state.leader,
-        to_play=state.to_play,
-        stock_size=len(state._stock),
-        hand_sizes=(hands[0].bit_count(), hands[1].bit_count(), hands[2].bit_count(), hands[3].bit_count()),
-        table=tuple(_seen(m, seat) for m in state.table),
-        tricks=tuple(SeenTrick(tuple(_seen(m, seat) for m in t.plays), t.winner) for t in state.tricks),
-        history=history,
-        defeat=state.defeat,
-        legal_moves=moves,
+        seat,
+        cards_of(hands[seat]),
+        DECK[fixed[TRUMP_CARD]],
+        state.dealer,
+        core[LEADER],
+        to_play,
+        len(core[STOCK]),
+        (hands[0].bit_count(), hands[1].bit_count(), hands[2].bit_count(), hands[3].bit_count()),
+        tuple([_seen(_seen_key(key, seat)) for key in table]),
+        tuple([_seen_trick(keys, winner, seat) for keys, winner in core[TRICKS]]),
+        tuple(history),
+        state.defeat,
+        moves,
     )

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 import goat
 import goat.testing as gt
 from goat import GameState, MoveKind
-from goat.bots.worlds import _Sampler
+from goat.bots.worlds import WorldSampler
 from tests.conftest import every_card
 
 
@@ -42,7 +42,7 @@ def test_the_deciders_world_puts_it_to_move(state: GameState, rng: random.Random
     seat = state.to_move
     assert seat is not None
     seen = goat.view(state, seat)
-    for world in (goat.sample_world(seen, rng), _Sampler(seen).fast(rng)):
+    for world in (goat.sample_world(seen, rng), WorldSampler(seen).fast(rng)):
         assert world.to_move == seat
         assert goat.legal_moves(world) == seen.legal_moves
 
@@ -52,7 +52,7 @@ def test_fast_worlds_agree_with_the_view_and_play_on_legally(state: GameState, s
     if state.is_over:
         return
     seen = goat.view(state, seat)
-    world = _Sampler(seen).fast(rng)
+    world = WorldSampler(seen).fast(rng)
     again = goat.view(world, seat)
     assert (again.hand, again.table, again.tricks, again.hand_sizes, again.stock_size, again.to_play) == (
         seen.hand,

@@ -28,7 +28,7 @@ from typing import Any
 
 from goat.cards import DECK, Card, Suit, beats
 from goat.moves import Move, MoveKind
-from goat.rules import _top
+from goat.rules import top_play
 from goat.view import PlayerView
 
 __all__ = ["GreedyBot", "factory"]
@@ -135,7 +135,7 @@ class GreedyBot:
     def _answer(self, view: PlayerView, legal: tuple[Move, ...], knowledge: _Knowledge) -> Move:
         trump = knowledge.trump
         table = view.table
-        top = _top(table)
+        top = top_play(table)
         later = [(view.seat + i) % 4 for i in range(1, 4 - len(table))]  # seats still to play after this one
         opponents_later = [s for s in later if s % 2 != view.team]
         passes = [m for m in legal if m.kind is MoveKind.PASS]

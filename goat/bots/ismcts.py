@@ -28,10 +28,26 @@ import random
 import time
 from typing import Any, Final
 
-from goat.bots.worlds import _Sampler
-from goat.cards import BEATERS, POINTS, SUIT_MASK, SUIT_OF, mask_points, set_beats
+from goat._core import (
+    BEATERS,
+    FIXED,
+    HANDS,
+    LEADER,
+    POINTS,
+    STOCK,
+    SUIT_MASK,
+    SUIT_OF,
+    TABLE,
+    TOP,
+    TRICKS,
+    TRUMP,
+    mask_points,
+    set_beats,
+    subsets,
+)
+from goat.bots.worlds import WorldSampler
 from goat.moves import Move
-from goat.rules import _subsets, _top, legal_moves, play
+from goat.rules import legal_moves, play
 from goat.scoring import defeat_scores
 from goat.state import GameState
 from goat.view import PlayerView
@@ -66,26 +82,29 @@ def _cheapest(hand: int, size: int, keep: tuple[int, ...]) -> int:
 
 def rollout(state: GameState, rng: random.Random) -> tuple[tuple[int, int], tuple[int, int]]:
     """Finish the game from ``state`` with the fast policy; return (points, tricks) by team."""
-    hands = list(state._hands)
-    stock = state._stock
+    core = state._core
+    hands = list(core[HANDS])
+    stock = core[STOCK]
     drawn = 0
-    trump = SUIT_OF[state._trump_card]
+    trump = core[FIXED][TRUMP]
     beaters = BEATERS[trump]
     keep = _KEEP[trump]
     points = [0, 0]
     tricks = [0, 0]
-    for trick in state._tricks:
-        points[trick.winner % 2] += mask_points(trick.mask)
-        tricks[trick.winner % 2] += 1
-    leader = state._leader
-    table = state._table
-    if table:
-        size = table[0].mask.bit_count()
-        top = _top(table)
-        top_mask, top_seat = top.mask, top.seat
+    for keys, winner in core[TRICKS]:
         pile = 0
-        for move in table:
-            pile |= move.mask
+        for key in keys:
+            pile |= key >> 5
+        points[winner % 2] += mask_points(pile)
+        tricks[winner % 2] += 1
+    leader = core[LEADER]
+    table = core[TABLE]
+    if table:
+        size = (table[0] >> 5).bit_count()
+        top_mask, top_seat = core[TOP] >> 5, core[TOP] & 3
+        pile = 0
+        for key in table:
+            pile |= key >> 5
         played = len(table)
     else:
         played = 0
@@ -115,7 +134,7 @@ def rollout(state: GameState, rng: random.Random) -> tuple[tuple[int, int], tupl
                         pool = side or options
                         chosen = pool & -pool
                 else:
-                    beating = [s for s in _subsets(hand, size) if set_beats(s, top_mask, trump)]
+                    beating = [s for s in subsets(hand, size) if set_beats(s, top_mask, trump)]
                     if beating:
                         chosen = min(beating, key=lambda s: sum(keep[i] for i in range(36) if s >> i & 1))
                 if chosen:
@@ -182,7 +201,7 @@ class ISMCTSBot:
         if len(legal) == 1:
             return legal[0]
         rng = self._rng
-        sampler = _Sampler(view)
+        sampler = WorldSampler(view)
         root = _Node(None, 1 - view.team)
         deadline = None if self.time_ms is None else time.perf_counter() + self.time_ms / 1000
         limit = self.iterations

@@ -42,10 +42,11 @@ from typing import Any
 
 import attrs
 
+from goat._core import MOLODKA, PASS, SUIT_OF, core_of, decider, fixed_part, holders_of, top_of
 from goat.cards import DECK, Card, mask_of
-from goat.moves import PASS, Move, MoveKind, move_of
-from goat.rules import _decider, _holders, _top, new_game, play
-from goat.state import GameState, Trick
+from goat.moves import Move, MoveKind
+from goat.rules import new_game, play, top_play
+from goat.state import GameState, state_of
 from goat.view import PlayerView, SeenMove
 
 __all__ = ["WorldSamplingError", "sample_world"]
@@ -107,7 +108,7 @@ def _analyse(view: PlayerView) -> _Plan:
         if len(trick) == 4:
             size = history[trick[0]].size
             rounds = min(size, stock // 4) if hand_size - size < 4 else 0
-            winner = _top([history[i] for i in trick]).seat
+            winner = top_play([history[i] for i in trick]).seat
             order = tuple((winner + i) % 4 for i in range(4)) * rounds
             if order:
                 draws.append((index, order))
@@ -284,11 +285,14 @@ def sample_world(view: PlayerView, rng: random.Random) -> GameState:
     """
     if not isinstance(view, PlayerView):
         raise TypeError(f"sample_world() takes a PlayerView, not {type(view).__name__}")
-    return _Sampler(view).sample(rng)
+    return WorldSampler(view).sample(rng)
 
 
-class _Sampler:
-    """Samples many worlds from one view, analysing the view once (what a search does per decision)."""
+class WorldSampler:
+    """Samples many worlds from one view, analysing the view once (what a search does per decision).
+
+    Shared with :mod:`goat.bots.ismcts`, which draws its worlds with :meth:`fast`; not part of the API.
+    """
 
     def __init__(self, view: PlayerView) -> None:
         self.plan = plan = _analyse(view)
@@ -296,8 +300,9 @@ class _Sampler:
         # For fast(): the plays that stand (not withdrawn, not waits), grouped into tricks and the table.
         standing = [i for i, m in enumerate(plan.history) if m.kind is not MoveKind.WAIT and i not in plan.withdrawn]
         self._standing = standing
+        # The kernel's keys of the face-up plays (and of this seat's own passes).
         self._fixed = {
-            i: Move(plan.history[i].kind, plan.history[i].seat, plan.history[i].cards)
+            i: Move(plan.history[i].kind, plan.history[i].seat, plan.history[i].cards)._key
             for i in standing
             if not plan.history[i].hidden
         }
@@ -306,10 +311,12 @@ class _Sampler:
         self._table = standing[done:]
         # Tricks without another seat's face-down pass are the same in every world: build them once.
         self._fixed_tricks = {
-            n: Trick(tuple(self._fixed[i] for i in trick), view.tricks[n].winner)
+            n: (tuple(self._fixed[i] for i in trick), view.tricks[n].winner)
             for n, trick in enumerate(self._tricks)
             if all(i in self._fixed for i in trick)
         }
+        trump = view.trump_card.index
+        self._fixed_part = fixed_part(SUIT_OF[trump], trump, view.dealer, tuple(range(36)), view.defeat)
 
     def sample(self, rng: random.Random) -> GameState:
         last: Exception | None = None
@@ -357,51 +364,51 @@ class _Sampler:
                 hands[place.owner] = mask
         history = plan.history
 
-        def filled(i: int) -> Move:
+        def filled(i: int) -> int:  # the kernel's key of play i
             fixed = self._fixed.get(i)
-            return fixed if fixed is not None else move_of(PASS, history[i].seat, hidden[i])
+            return fixed if fixed is not None else hidden[i] << 5 | PASS << 2 | history[i].seat
 
         tricks = tuple(
-            self._fixed_tricks.get(n) or Trick(tuple(filled(i) for i in trick), view.tricks[n].winner)
+            self._fixed_tricks.get(n) or (tuple(filled(i) for i in trick), view.tricks[n].winner)
             for n, trick in enumerate(self._tricks)
         )
         table = tuple(filled(i) for i in self._table)
-        log: Any = None  # the linked list GameState keeps its history in
-        for trick in tricks:
-            for move in trick.plays:
-                log = (move, log)
-        for move in table:
-            log = (move, log)
+        log: Any = None  # the kernel's log: a linked list of keys, newest first
+        for keys, _ in tricks:
+            for key in keys:
+                log = (key, log)
+        for key in table:
+            log = (key, log)
         leader = view.leader
+        waited = 0
         if view.to_play is None:
             holders: tuple[int, ...] = ()
             to_move = -1
         else:
-            if table and (table[0].mask.bit_count() == 4 or table[0].kind is MoveKind.MOLODKA):
+            if table and ((table[0] >> 5).bit_count() == 4 or table[0] >> 2 & 7 == MOLODKA):
                 holders = ()
             else:
                 start = list(hands)
-                for move in table:
-                    start[move.seat] |= move.mask
-                holders = _holders((start[0], start[1], start[2], start[3]), leader)
+                for key in table:
+                    start[key & 3] |= key >> 5
+                holders = holders_of((start[0], start[1], start[2], start[3]), leader)
             due = (leader + len(table)) % 4
             asked = [seat for seat in holders if seat != due]
             # Holders ahead of this seat have waited (privately); if it decides now, it is its turn.
             waited = asked.index(view.seat) if view.seat in asked and view.legal_moves else len(asked)
-            to_move = _decider(leader, len(table), holders, waited)
-        stock = tuple(card.index for card in contents[0])
-        return GameState(
-            (hands[0], hands[1], hands[2], hands[3]),
-            stock,
-            view.trump_card.index,
-            view.dealer,
-            leader,
-            table,
-            tricks,
-            holders,
-            waited if view.to_play is not None else 0,
-            to_move,
-            log,
-            tuple(range(36)),
-            view.defeat,
+            to_move = decider(leader, len(table), holders, waited)
+        return state_of(
+            core_of(
+                hands=(hands[0], hands[1], hands[2], hands[3]),
+                to_move=to_move,
+                leader=leader,
+                table=table,
+                top=top_of(table),
+                holders=holders,
+                waited=waited,
+                stock=tuple(card.index for card in contents[0]),
+                tricks=tricks,
+                log=log,
+                fixed=self._fixed_part,
+            )
         )

@@ -1,0 +1,675 @@
+"""The kernel: the rules (R5–R17) on plain ints and tuples.  Package-internal; not part of the API.
+
+This is goat's hot core, and the one module a compiled build compiles: the build hook
+(``hatch_build.py``) compiles a copy of this very file with mypyc as ``goat._ckernel``, and
+:mod:`goat._core` chooses which of the two runs.  Everything else — the public values
+(:class:`~goat.Card`, :class:`~goat.Move`, :class:`~goat.GameState`), the worded errors, the
+views, the bots and adapters — is built on the names in ``__all__`` below, which other modules of
+goat import from :mod:`goat._core`.  So this module imports nothing of goat, makes no public
+values, and must stay plain, fully typed Python that mypyc compiles and that runs fast as it is.
+
+Representation:
+
+* a **card** is its index 0–35 in :data:`goat.DECK` (``suit * 9 + rank``), a set of cards a
+  36-bit **mask** of those indices;
+* a **move** is a **key** ``mask << 5 | kind << 2 | seat``, with the kind codes :data:`LEAD`,
+  :data:`BEAT`, :data:`PASS`, :data:`MOLODKA`, :data:`WAIT` (in :class:`~goat.MoveKind` order);
+* a **position** is a :data:`Core` tuple, which a :class:`~goat.GameState` wraps, read with the
+  index names below:
+
+=================  ==========================================================================
+``HANDS``          a mask per seat
+``TO_MOVE``        the seat that decides now; -1 once the game is over
+``LEADER``         leads the current trick (after a molodka: its owner)
+``TABLE``          keys of the current trick's plays since its lead (or molodka)
+``TOP``            key of the top play (R12); 0 while the table is empty
+``HOLDERS``        seats that held a molodka when the trick started, in priority order from the
+                   trick's leader (R14); empty once the trick has its molodka
+``WAITED``         how many of the holders to be asked before this play have waited
+``STOCK``          card indices, top first
+``TRICKS``         finished tricks as ``(keys, winner)`` pairs
+``LOG``            every key so far, newest first, as a linked list ``(key, previous) | None``
+``FIXED``          what never changes in a game: a :data:`Fixed` tuple, read with ``TRUMP``
+                   (suit index), ``TRUMP_CARD``, ``DEALER``, ``ORDER`` (the deck order, card indices top first)
+                   and ``DEFEAT`` (the match's defeat-scores before this game)
+=================  ==========================================================================
+
+A note on the types, for mypyc: a fixed-length tuple type is unboxed into a C struct at every call
+and built again on return, so only the outer :data:`Core` is one; its parts are typed
+``tuple[X, ...]`` and pass through as single objects.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from itertools import combinations
+from typing import Any, Final, TypeVar
+
+__all__ = [
+    "BEAT",
+    "BEATERS",
+    "DEALER",
+    "DEFEAT",
+    "FIXED",
+    "FULL",
+    "HANDS",
+    "HOLDERS",
+    "LEAD",
+    "LEADER",
+    "LOG",
+    "MOLODKA",
+    "MOLODKAS",
+    "ORDER",
+    "PASS",
+    "POINTS",
+    "STOCK",
+    "SUIT_MASK",
+    "SUIT_OF",
+    "TABLE",
+    "TOP",
+    "TO_MOVE",
+    "TRICKS",
+    "TRUMP",
+    "TRUMP_CARD",
+    "WAIT",
+    "WAITED",
+    "Core",
+    "Fixed",
+    "bits",
+    "core_of",
+    "deal",
+    "decider",
+    "fixed_part",
+    "holders_of",
+    "legal",
+    "legal_moves",
+    "mask_points",
+    "plays",
+    "set_beats",
+    "shuffled",
+    "start_hand",
+    "step",
+    "subsets",
+    "top_of",
+]
+
+# --- cards and sets of cards ----------------------------------------------------------
+
+#: Kind codes of move keys, in :class:`~goat.MoveKind` order.
+LEAD: Final = 0
+BEAT: Final = 1
+PASS: Final = 2
+MOLODKA: Final = 3
+WAIT: Final = 4
+
+#: The mask of the whole deck.
+FULL: Final = (1 << 36) - 1
+#: ``SUIT_OF[card]``: the suit index 0–3 (C, D, H, S) of a card index.
+SUIT_OF: Final[tuple[int, ...]] = tuple(card // 9 for card in range(36))
+#: ``SUIT_MASK[suit]``: the mask of the nine cards of a suit.
+SUIT_MASK: Final[tuple[int, ...]] = (511, 511 << 9, 511 << 18, 511 << 27)
+#: ``POINTS[card]``: card points (R4); ranks 6 7 8 9 J Q K 10 A score 0 0 0 0 2 3 4 10 11.
+POINTS: Final[tuple[int, ...]] = tuple((0, 0, 0, 0, 2, 3, 4, 10, 11)[card % 9] for card in range(36))
+
+
+def _beaters(trump: int, card: int) -> int:
+    """The mask of every card that beats ``card`` when suit ``trump`` is trump (R5)."""
+    suit = SUIT_OF[card]
+    higher = SUIT_MASK[suit] & ~((1 << (card + 1)) - 1)
+    return higher if suit == trump else higher | SUIT_MASK[trump]
+
+
+#: ``BEATERS[trump][card]``: the mask of the cards that beat ``card`` (R5).
+BEATERS: Final[tuple[tuple[int, ...], ...]] = tuple(tuple(_beaters(t, c) for c in range(36)) for t in range(4))
+
+
+def _chunk_points() -> tuple[int, ...]:
+    points = [0] * 512
+    for chunk in range(1, 512):  # a chunk's points: its lowest card's, and the rest's (a smaller chunk)
+        points[chunk] = POINTS[(chunk & -chunk).bit_length() - 1] + points[chunk & (chunk - 1)]
+    return tuple(points)
+
+
+# The points of a 9-bit chunk of one suit's ranks, so that a mask scores in four look-ups.
+_CHUNK_POINTS: Final[tuple[int, ...]] = _chunk_points()
+
+
+def mask_points(mask: int) -> int:
+    """Card points (R4) of the cards in ``mask``."""
+    points = _CHUNK_POINTS
+    return points[mask & 511] + points[mask >> 9 & 511] + points[mask >> 18 & 511] + points[mask >> 27]
+
+
+def bits(mask: int) -> list[int]:
+    """The card indices in ``mask``, lowest first."""
+    found: list[int] = []
+    while mask:
+        low = mask & -mask
+        found.append(low.bit_length() - 1)
+        mask ^= low
+    return found
+
+
+def set_beats(new: int, top: int, trump: int) -> bool:
+    """Whether the set ``new`` beats the set ``top`` (R6): the same size, and a one-to-one pairing in which
+    every card of ``new`` beats its partner (R5).  A perfect matching of at most 4 + 4 cards."""
+    size = top.bit_count()
+    if new.bit_count() != size:
+        return False
+    table = BEATERS[trump]
+    if size == 1:
+        return new & table[top.bit_length() - 1] != 0
+    if size == 2:
+        # Hall's condition: each top card has a beater, and the two have two distinct beaters between them.
+        low = top & -top
+        first = new & table[low.bit_length() - 1]
+        second = new & table[(top ^ low).bit_length() - 1]
+        return first != 0 and second != 0 and first | second == new
+    options: list[int] = []
+    while top:
+        low = top & -top
+        covering = new & table[low.bit_length() - 1]
+        if not covering:  # a top card that nothing beats: the common case, decided at once
+            return False
+        options.append(covering)
+        top ^= low
+    options.sort(key=_bit_count)  # the most constrained top card first
+    return _match(options, 0, 0)
+
+
+def _bit_count(mask: int) -> int:
+    return mask.bit_count()
+
+
+def _match(options: list[int], i: int, used: int) -> bool:
+    """Whether top cards ``i`` onwards can each take a distinct beater of ``options[i]`` not in ``used``."""
+    if i == len(options):
+        return True
+    free = options[i] & ~used
+    while free:
+        low = free & -free
+        if _match(options, i + 1, used | low):
+            return True
+        free ^= low
+    return False
+
+
+def subsets(hand: int, size: int) -> list[int]:
+    """The ``size``-card subsets of ``hand`` (at most 4 cards), in the engine's fixed order: the order of
+    :func:`itertools.combinations` over the cards lowest first."""
+    singles: list[int] = []
+    rest = hand
+    while rest:
+        low = rest & -rest
+        singles.append(low)
+        rest ^= low
+    held = len(singles)
+    if size == 1:
+        return singles
+    if size == held:
+        return [hand]
+    if size == held - 1:
+        return [hand ^ single for single in reversed(singles)]
+    # Two of four cards: the only case left for a hand of at most four.
+    a, b, c, d = singles[0], singles[1], singles[2], singles[3]
+    return [a | b, a | c, a | d, b | c, b | d, c | d]
+
+
+# --- molodka holders and who decides (R14) ------------------------------------------------
+
+#: Every molodka (R14): four cards of one suit, 4 x 126 masks.
+MOLODKAS: Final[frozenset[int]] = frozenset(
+    [(1 << a | 1 << b | 1 << c | 1 << d) << (9 * suit) for suit in range(4) for a, b, c, d in combinations(range(9), 4)]
+)
+
+
+def holders_of(hands: tuple[int, ...], leader: int) -> tuple[int, ...]:
+    """Seats holding a molodka at the start of a trick, closest to the leader first (R14)."""
+    m = MOLODKAS
+    if hands[0] not in m and hands[1] not in m and hands[2] not in m and hands[3] not in m:
+        return ()  # the common case
+    return tuple([seat for seat in ((leader + i) & 3 for i in range(4)) if hands[seat] in m])
+
+
+def decider(leader: int, played: int, holders: tuple[int, ...], waited: int) -> int:
+    """Who decides now: the next holder still to be asked before this play, else the seat due to play (R14)."""
+    due = (leader + played) & 3
+    if holders:
+        asked = [seat for seat in holders if seat != due]
+        if waited < len(asked):
+            return asked[waited]
+    return due
+
+
+# --- positions --------------------------------------------------------------------
+
+# Indices of a Core tuple, and of its FIXED part (see the module's documentation).
+HANDS: Final = 0
+TO_MOVE: Final = 1
+LEADER: Final = 2
+TABLE: Final = 3
+TOP: Final = 4
+HOLDERS: Final = 5
+WAITED: Final = 6
+STOCK: Final = 7
+TRICKS: Final = 8
+LOG: Final = 9
+FIXED: Final = 10
+TRUMP: Final = 0
+TRUMP_CARD: Final = 1
+DEALER: Final = 2
+ORDER: Final = 3
+DEFEAT: Final = 4
+
+#: ``(trump suit, trump card, dealer, deck, defeat)``.
+Fixed = tuple[Any, ...]
+#: A position (see the module's documentation for its parts).
+Core = tuple[
+    tuple[int, ...],  # HANDS
+    int,  # TO_MOVE
+    int,  # LEADER
+    tuple[int, ...],  # TABLE
+    int,  # TOP
+    tuple[int, ...],  # HOLDERS
+    int,  # WAITED
+    tuple[int, ...],  # STOCK
+    tuple[tuple[tuple[int, ...], int], ...],  # TRICKS
+    Any,  # LOG
+    Fixed,  # FIXED
+]
+
+
+def core_of(
+    *,
+    hands: tuple[int, ...],
+    to_move: int,
+    leader: int,
+    table: tuple[int, ...],
+    top: int,
+    holders: tuple[int, ...],
+    waited: int,
+    stock: tuple[int, ...],
+    tricks: tuple[tuple[tuple[int, ...], int], ...],
+    log: Any,
+    fixed: Fixed,
+) -> Core:
+    """A position from its parts, named (for code that builds one other than by :func:`deal` and :func:`step`)."""
+    return (hands, to_move, leader, table, top, holders, waited, stock, tricks, log, fixed)
+
+
+def fixed_part(trump: int, trump_card: int, dealer: int, order: tuple[int, ...], defeat: tuple[int, ...]) -> Fixed:
+    """A position's :data:`Fixed` part from its parts."""
+    return (trump, trump_card, dealer, order, defeat)
+
+
+def top_of(table: tuple[int, ...]) -> int:
+    """The key of the top play among a trick's keys (R12): the last beat, else the lead; 0 for no plays."""
+    for key in reversed(table):
+        if key >> 2 & 7 == BEAT:
+            return key
+    return table[0] if table else 0
+
+
+def start_hand(core: Core, seat: int) -> int:
+    """The seat's hand at the start of the trick: its hand and its cards on the table."""
+    hand = core[HANDS][seat]
+    for key in core[TABLE]:
+        if key & 3 == seat:
+            hand |= key >> 5
+    return hand
+
+
+# --- dealing (R7–R9) -----------------------------------------------------------------
+
+
+# The draws of random.shuffle on 36 items: (position i, a number below n = i + 1, of n.bit_length() bits).
+_SHUFFLE_DRAWS: Final[tuple[tuple[int, int, int], ...]] = tuple((n - 1, n, n.bit_length()) for n in range(36, 1, -1))
+
+
+def shuffled(getrandbits: Callable[[int], int]) -> tuple[tuple[int, ...], int]:
+    """A deck order, and the trump card's position in the stock, drawn exactly as
+    ``random.Random.shuffle(list(range(36)))`` and then ``randrange(20)`` draw them from the same
+    generator (``random.Random._randbelow``, inlined), so that a seed deals the same game as ever."""
+    order = list(range(36))
+    for i, n, k in _SHUFFLE_DRAWS:
+        j = getrandbits(k)
+        while j >= n:  # a draw of n or more is thrown away
+            j = getrandbits(k)
+        order[i], order[j] = order[j], order[i]
+    j = getrandbits(5)
+    while j >= 20:
+        j = getrandbits(5)
+    return tuple(order), j
+
+
+def deal(deck: tuple[int, ...], trump_card: int, dealer: int, defeat: tuple[int, ...]) -> Core:
+    """The first position of a game dealt from ``deck`` (card indices, top first) by ``dealer`` (R7–R9)."""
+    # One card at a time, clockwise from the dealer's left (R7): the i-th seat from there
+    # receives deck[i], deck[i + 4], deck[i + 8] and deck[i + 12].
+    d = deck
+    first = (
+        1 << d[0] | 1 << d[4] | 1 << d[8] | 1 << d[12],
+        1 << d[1] | 1 << d[5] | 1 << d[9] | 1 << d[13],
+        1 << d[2] | 1 << d[6] | 1 << d[10] | 1 << d[14],
+        1 << d[3] | 1 << d[7] | 1 << d[11] | 1 << d[15],
+    )
+    leader = (dealer + 1) & 3  # R9: the first to receive a card leads
+    hands = first[4 - leader :] + first[: 4 - leader]  # seat s holds first[(s - leader) % 4]
+    holders = holders_of(hands, leader)
+    fixed = fixed_part(SUIT_OF[trump_card], trump_card, dealer, deck, defeat)
+    return (hands, decider(leader, 0, holders, 0), leader, (), 0, holders, 0, deck[16:], (), None, fixed)
+
+
+# --- legal moves (R10, R11, R14) ------------------------------------------------------------
+
+
+def legal(core: Core) -> list[int]:
+    """The keys of every legal move, in the engine's fixed order; empty once the game is over."""
+    seat = core[TO_MOVE]
+    if seat < 0:
+        return []
+    if seat != (core[LEADER] + len(core[TABLE])) & 3:  # a holder asked before another seat's play (R14)
+        return [start_hand(core, seat) << 5 | MOLODKA << 2 | seat, WAIT << 2 | seat]
+    return plays(core, seat)
+
+
+def plays(core: Core, seat: int) -> list[int]:
+    """The keys of the moves of ``seat`` as the seat due to play, whoever else may be asked first.
+
+    A lead: every non-empty set of cards of one suit, suit by suit (R10).  An answer: every beat (R6,
+    R11), then every pass (any cards of the lead's size, R11), in :func:`subsets` order; then the
+    seat's molodka if it held one when the trick started and the trick has none yet (R14).
+    """
+    hand = core[HANDS][seat]
+    keys: list[int] = []
+    if not core[TABLE]:
+        code = LEAD << 2 | seat
+        for suit_mask in SUIT_MASK:
+            of_suit = hand & suit_mask
+            subset = of_suit
+            while subset:
+                keys.append(subset << 5 | code)
+                subset = (subset - 1) & of_suit
+        return keys
+    top = core[TOP] >> 5
+    beat = BEAT << 2 | seat
+    pass_ = PASS << 2 | seat
+    table = BEATERS[core[FIXED][TRUMP]]
+    if top.bit_count() == 1:
+        rest = hand & table[top.bit_length() - 1]
+        while rest:
+            low = rest & -rest
+            keys.append(low << 5 | beat)
+            rest ^= low
+        rest = hand
+        while rest:
+            low = rest & -rest
+            keys.append(low << 5 | pass_)
+            rest ^= low
+    else:
+        covers: list[int] = []  # for each top card, the cards of the hand that beat it
+        rest = top
+        while rest:
+            low = rest & -rest
+            covers.append(hand & table[low.bit_length() - 1])
+            rest ^= low
+        options = subsets(hand, len(covers))
+        if all(covers):  # else a top card that nothing in the hand beats: no beat at all
+            if len(covers) == 2:
+                first, second = covers[0], covers[1]
+                for subset in options:
+                    low = subset & -subset
+                    high = subset ^ low
+                    if (low & first and high & second) or (low & second and high & first):
+                        keys.append(subset << 5 | beat)
+            else:
+                covers.sort(key=_bit_count)  # the most constrained top card first
+                for subset in options:
+                    if _match([cover & subset for cover in covers], 0, 0):
+                        keys.append(subset << 5 | beat)
+        for subset in options:
+            keys.append(subset << 5 | pass_)
+    if seat in core[HOLDERS]:
+        keys.append(hand << 5 | MOLODKA << 2 | seat)
+    return keys
+
+
+M = TypeVar("M")
+
+# Runs of moves on one suit's cards, for legal_moves(): ``(code << 2 | suit) << 9 | chunk`` -> the
+# moves of kind-and-seat ``code`` (``kind << 2 | seat``) on the 9-bit ``chunk`` of that suit, in the
+# order of plays(): every non-empty subset, highest first, for LEAD; each card, lowest first, for
+# BEAT and PASS.  At most 3 x 4 x 4 x 512 entries, so it is warm after a few games and stays small.
+_RUNS: Final[dict[int, tuple[Any, ...]]] = {}
+
+
+def _run(index: int, interned: dict[int, M], make: Callable[[int], M]) -> tuple[M, ...]:
+    code = index >> 11
+    shift = (index >> 9 & 3) * 9
+    chunk = index & 511
+    moves: list[M] = []
+    if code >> 2 == LEAD:
+        subset = chunk
+        while subset:
+            key = subset << shift << 5 | code
+            moves.append(interned.get(key) or make(key))
+            subset = (subset - 1) & chunk
+    else:
+        while chunk:
+            low = chunk & -chunk
+            key = low << shift << 5 | code
+            moves.append(interned.get(key) or make(key))
+            chunk ^= low
+    run = tuple(moves)
+    _RUNS[index] = run
+    return run
+
+
+def legal_moves(core: Core, interned: dict[int, M], make: Callable[[int], M]) -> tuple[M, ...]:
+    """:func:`legal` as move objects: ``interned`` maps a key to its object, ``make(key)`` makes a missing one.
+
+    The kernel makes no public values: :mod:`goat.moves` passes its table and factory in.  The
+    commonest positions, a lead and a one-card answer, are put together from cached runs of one
+    suit's moves (the same order as :func:`plays`); two-card answers are decided by Hall's condition.
+    """
+    seat = core[TO_MOVE]
+    table = core[TABLE]
+    if seat < 0 or seat != (core[LEADER] + len(table)) & 3:
+        return tuple([interned.get(key) or make(key) for key in legal(core)])
+    hand = core[HANDS][seat]
+    runs = _RUNS
+    moves: tuple[M, ...] = ()
+    if not table:
+        base = seat << 11  # LEAD is 0
+    else:
+        top = core[TOP] >> 5
+        if top.bit_count() != 1 or seat in core[HOLDERS]:
+            if top.bit_count() == 2 and seat not in core[HOLDERS]:
+                return _pairs(hand, top, seat, core[FIXED][TRUMP], interned, make)
+            return tuple([interned.get(key) or make(key) for key in plays(core, seat)])
+        card = top.bit_length() - 1
+        trump = core[FIXED][TRUMP]
+        beating = hand & BEATERS[trump][card]
+        if beating:  # higher cards of the led suit and trumps (unless trumps were led), lowest first
+            base = (BEAT << 2 | seat) << 11
+            led = SUIT_OF[card]
+            low, high = (led, trump) if led < trump else (trump, led)
+            chunk = beating >> (9 * low) & 511
+            if chunk:
+                index = base | low << 9 | chunk
+                moves = runs.get(index) or _run(index, interned, make)
+            if high != low:
+                chunk = beating >> (9 * high) & 511
+                if chunk:
+                    index = base | high << 9 | chunk
+                    moves += runs.get(index) or _run(index, interned, make)
+        base = (PASS << 2 | seat) << 11
+    chunk = hand & 511
+    if chunk:
+        index = base | chunk
+        moves += runs.get(index) or _run(index, interned, make)
+    chunk = hand >> 9 & 511
+    if chunk:
+        index = base | 512 | chunk
+        moves += runs.get(index) or _run(index, interned, make)
+    chunk = hand >> 18 & 511
+    if chunk:
+        index = base | 1024 | chunk
+        moves += runs.get(index) or _run(index, interned, make)
+    chunk = hand >> 27
+    if chunk:
+        index = base | 1536 | chunk
+        moves += runs.get(index) or _run(index, interned, make)
+    return moves
+
+
+def _pairs(
+    hand: int, top: int, seat: int, trump: int, interned: dict[int, M], make: Callable[[int], M]
+) -> tuple[M, ...]:
+    """The moves of a two-card answer by a seat without a molodka: the beats, then the passes."""
+    table = BEATERS[trump]
+    low = top & -top
+    first = hand & table[low.bit_length() - 1]
+    second = hand & table[(top ^ low).bit_length() - 1]
+    options = subsets(hand, 2)
+    moves: list[M] = []
+    if first and second:
+        code = BEAT << 2 | seat
+        for subset in options:
+            # Hall's condition for two cards: one beats the first top card and the other the second.
+            low = subset & -subset
+            high = subset ^ low
+            if (low & first and high & second) or (low & second and high & first):
+                key = subset << 5 | code
+                moves.append(interned.get(key) or make(key))
+    code = PASS << 2 | seat
+    for subset in options:
+        key = subset << 5 | code
+        moves.append(interned.get(key) or make(key))
+    return tuple(moves)
+
+
+# --- playing a move (R10–R17) ------------------------------------------------------------------
+
+
+def step(core: Core, key: int) -> Core | None:
+    """The position after the move ``key``, or ``None`` if the rules forbid it here.
+
+    Legal exactly when ``key in legal(core)``; the property tests check that the two agree.
+    """
+    seat = key & 3
+    if seat != core[TO_MOVE]:  # also once the game is over (-1)
+        return None
+    kind = key >> 2 & 7
+    mask = key >> 5
+    hands = core[HANDS]
+    leader = core[LEADER]
+    table = core[TABLE]
+    played = len(table)
+    log = (key, core[LOG])
+    if seat != (leader + played) & 3:  # a holder asked before another seat's play (R14)
+        if kind == WAIT and not mask:
+            holders = core[HOLDERS]
+            waited = core[WAITED] + 1
+            return (
+                hands,
+                decider(leader, played, holders, waited),
+                leader,
+                table,
+                core[TOP],
+                holders,
+                waited,
+                core[STOCK],
+                core[TRICKS],
+                log,
+                core[FIXED],
+            )
+        if kind == MOLODKA and mask == start_hand(core, seat):
+            return _molodka(core, key, seat, mask, log)
+        return None
+    hand = hands[seat]
+    if not mask or mask & ~hand:
+        return None
+    if not table:
+        if kind != LEAD or mask & SUIT_MASK[SUIT_OF[(mask & -mask).bit_length() - 1]] != mask:
+            return None  # a lead is cards of one suit (R10)
+        top = key
+        holders = () if mask.bit_count() == 4 else core[HOLDERS]  # a four-card lead is the trick's molodka (R14)
+    else:
+        top = core[TOP]
+        if kind == PASS:
+            if mask.bit_count() != (top >> 5).bit_count():
+                return None
+        elif kind == BEAT:
+            if not set_beats(mask, top >> 5, core[FIXED][TRUMP]):
+                return None
+            top = key
+        elif kind == MOLODKA and seat in core[HOLDERS] and mask == hand:
+            return _molodka(core, key, seat, mask, log)
+        else:
+            return None
+        holders = core[HOLDERS]
+    hand ^= mask
+    if seat == 0:
+        hands = (hand, hands[1], hands[2], hands[3])
+    elif seat == 1:
+        hands = (hands[0], hand, hands[2], hands[3])
+    elif seat == 2:
+        hands = (hands[0], hands[1], hand, hands[3])
+    else:
+        hands = (hands[0], hands[1], hands[2], hand)
+    if played < 3:
+        return (
+            hands,
+            decider(leader, played + 1, holders, 0) if holders else (seat + 1) & 3,
+            leader,
+            (*table, key),
+            top,
+            holders,
+            0,
+            core[STOCK],
+            core[TRICKS],
+            log,
+            core[FIXED],
+        )
+    return _end_trick(core, (*table, key), hands, top & 3, log)
+
+
+def _molodka(core: Core, key: int, seat: int, mask: int, log: Any) -> Core:
+    """A molodka declared: the cards on the table go back to their owners, and its owner leads the trick (R14)."""
+    hands = core[HANDS]
+    h = [hands[0], hands[1], hands[2], hands[3]]
+    for earlier in core[TABLE]:
+        h[earlier & 3] |= earlier >> 5
+    h[seat] &= ~mask
+    return (
+        (h[0], h[1], h[2], h[3]),
+        (seat + 1) & 3,
+        seat,
+        (key,),
+        key,
+        (),
+        0,
+        core[STOCK],
+        core[TRICKS],
+        log,
+        core[FIXED],
+    )
+
+
+def _end_trick(core: Core, table: tuple[int, ...], hands: tuple[int, ...], winner: int, log: Any) -> Core:
+    """The fourth play ends the trick (R13); then the draw (R15), and the winner leads (R16) unless the game is over."""
+    tricks = (*core[TRICKS], (table, winner))
+    stock = core[STOCK]
+    rounds = min(4 - hands[0].bit_count(), len(stock) >> 2)  # hands always hold equal numbers of cards
+    if rounds:
+        h = [hands[0], hands[1], hands[2], hands[3]]
+        for position in range(4 * rounds):  # one card at a time, the winner first (R15)
+            h[(winner + position) & 3] |= 1 << stock[position]
+        stock = stock[4 * rounds :]
+        hands = (h[0], h[1], h[2], h[3])
+    elif not hands[0]:  # R17: stock and hands are empty
+        return (hands, -1, winner, (), 0, (), 0, stock, tricks, log, core[FIXED])
+    holders = holders_of(hands, winner)
+    to_move = decider(winner, 0, holders, 0) if holders else winner
+    return (hands, to_move, winner, (), 0, holders, 0, stock, tricks, log, core[FIXED])

@@ -29,7 +29,15 @@ myst_heading_anchors = 3
 
 html_theme = "furo"
 html_title = f"goat-cards {release}"
-html_static_path = ["_static"]
+# The pictures of the rules page and the embedded replay are drawn by goat at every build (docs/pictures.py),
+# into _build/pictures, and served as _static/pictures/.
+_PICTURES = Path(__file__).resolve().parent / "_build" / "pictures"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import pictures  # noqa: E402
+
+pictures.write(_PICTURES / "pictures")
+html_static_path = ["_static", str(_PICTURES)]
+html_css_files = ["goat.css"]
 
 autodoc_typehints = "description"
 autodoc_member_order = "bysource"

@@ -653,18 +653,34 @@ def _read_records(path: Path) -> list[records.GameRecord]:
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--step", is_flag=True, help="Wait for Enter after each trick ('q' and Enter to stop).")
 @click.option("--open", "open_cards", is_flag=True, help="Show every card, face-down passes and waits included.")
-def replay_command(file: Path, step: bool, open_cards: bool) -> None:
+@click.option(
+    "--html",
+    "html_file",
+    type=click.File("w", encoding="utf-8", lazy=False),
+    default=None,
+    help="Write the games as one HTML page that steps through them in a browser (no network needed).",
+)
+def replay_command(file: Path, step: bool, open_cards: bool, html_file: TextIO | None) -> None:
     """Show saved games trick by trick, as the players saw them (or with all cards open).
 
     FILE holds one game or match record (JSON), or one per line, as 'goat match --games-log' and
     'goat play --save' write them; an unfinished game is shown as far as it was played.
 
     \b
-    Example:
+    Examples:
       goat replay games.jsonl --open --step
+      goat replay games.jsonl --html games.html
     """
     console = _console()
-    for number, record in enumerate(_read_records(file), start=1):
+    games = _read_records(file)
+    if html_file is not None:
+        page = records.to_html(games)
+        html_file.write(page)
+        console.print(
+            f"{len(games)} game{'s' if len(games) > 1 else ''} written to {html_file.name} as a page to step through"
+        )
+        return
+    for number, record in enumerate(games, start=1):
         if not _replay_one(console, record, number, step=step, open_cards=open_cards):
             return
 

@@ -38,6 +38,7 @@ from goat.records.codec import (
     schema,
     to_json,
 )
+from goat.records.html import to_html
 from goat.records.stream import read, read_headers, write
 from goat.records.values import (
     FAULT_KINDS,
@@ -76,6 +77,7 @@ __all__ = [
     "replay",
     "result_to_json",
     "schema",
+    "to_html",
     "to_json",
     "write",
 ]

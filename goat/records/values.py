@@ -168,6 +168,12 @@ class GameRecord:
         """The comment on move ``number`` (0: on the deal), if any."""
         return dict(self.comments).get(number)
 
+    def _repr_html_(self) -> str:
+        # Jupyter and IPython show a record as its replay (goat.records.html).
+        from goat.records.html import to_html
+
+        return to_html(self)
+
     def start(self) -> GameState:
         """The dealt state this record starts from."""
         return new_game(deck=self.deck, trump_card=self.trump_card, dealer=self.dealer, defeat=self.defeat)
@@ -195,6 +201,11 @@ class MatchRecord:
     def header(self, name: str, default: str | None = None) -> str | None:
         """The header called ``name``, or ``default``."""
         return dict(self.headers).get(name, default)
+
+    def _repr_html_(self) -> str:
+        from goat.records.html import to_html
+
+        return to_html(self)
 
 
 def from_state(

@@ -285,7 +285,9 @@ def strategy_factory(name: str) -> Callable[..., Any]:
 
         return _load_entry(metadata.EntryPoint(name, name, ENTRY_POINT_GROUP), f"the factory {name!r}")
     entry = entry_point(name)
-    info = _info(entry)
+    # The claim discovery already made: reading a distribution's name and version again parses its METADATA
+    # file, which cost a tournament 70% of its time outside play when every match loaded four bots.
+    (info,) = _discovered().claims[name]
     return _load_entry(entry, f"the strategy plugin {name!r} from {info.distribution} {info.version} ({info.target})")
 
 

@@ -183,3 +183,14 @@ def test_the_off_switch_ignores_other_distributions(fake_distribution: Any, monk
     assert "firsty" not in names and {"random", "greedy"} <= names
     with pytest.raises(StrategyLoadError, match="no strategy named 'firsty'"):
         goat.load_strategy("firsty")
+
+
+def test_loading_a_plugin_reads_no_distribution_metadata_after_discovery(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A tournament loads four bots per match: naming the plugin must not parse its METADATA again (issue 13)."""
+    goat.available_strategies()  # discovery, which reads every distribution's name and version once
+
+    def no_metadata(entry: object) -> None:
+        raise AssertionError("distribution metadata read again after discovery")
+
+    monkeypatch.setattr(goat.strategy, "_info", no_metadata)
+    assert callable(goat.load_strategy("random", seed=1).choose)

@@ -40,7 +40,8 @@ class InlineExecutor(Executor):
 def run(matches: int) -> tuple[float, float, int]:
     """(total seconds, seconds inside play_match, matches played)."""
     inside = [0.0]
-    real = tournament.play_match
+    names = vars(tournament)  # the module's own binding of play_match, which _run_job calls
+    real = names["play_match"]
 
     def timed_play_match(*args: Any, **kwargs: Any) -> Any:
         started = time.perf_counter()
@@ -49,7 +50,7 @@ def run(matches: int) -> tuple[float, float, int]:
         finally:
             inside[0] += time.perf_counter() - started
 
-    tournament.play_match = timed_play_match  # type: ignore[assignment]
+    names["play_match"] = timed_play_match
     try:
         started = time.perf_counter()
         result = tournament.run_tournament(
@@ -57,7 +58,7 @@ def run(matches: int) -> tuple[float, float, int]:
         )
         total = time.perf_counter() - started
     finally:
-        tournament.play_match = real
+        names["play_match"] = real
     return total, inside[0], result.matches
 
 

@@ -31,8 +31,9 @@ from goat.view import PlayerView, SeenMove
 
 __all__ = ["CARD_HEIGHT", "CARD_WIDTH", "card", "hand", "symbols", "table", "trick", "using_symbols", "view"]
 
-#: The size of a card in a drawing, in SVG units (pixels at 100%).
+#: The width of a card in a drawing, in SVG units (pixels at 100%).
 CARD_WIDTH: Final = 56
+#: The height of a card in a drawing, in SVG units.
 CARD_HEIGHT: Final = 80
 _RED: Final = "#c62828"
 _BLACK: Final = "#1b1b1b"

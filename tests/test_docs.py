@@ -57,6 +57,8 @@ def test_every_public_name_is_documented() -> None:
         "goat.testing",
         "goat.arena",
         "goat.records",
+        "goat.svg",
+        "goat.batch",
         "goat.bots.greedy",
         "goat.bots.ismcts",
         "goat.bots.uniform",

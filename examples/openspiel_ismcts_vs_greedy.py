@@ -4,7 +4,8 @@ python_goat OpenSpiel game (needs goat-cards[openspiel]).
     python examples/openspiel_ismcts_vs_greedy.py [GAMES] [SIMULATIONS]
 
 OpenSpiel's Python ISMCTS (open_spiel.python.algorithms.ismcts) searches the game through the adapter,
-resampling worlds with goat.sample_world; greedy sees only its goat.PlayerView.
+resampling worlds consistent with its perfect-recall information state; greedy, wrapped as an OpenSpiel bot
+by goat.adapters.openspiel.StrategyBot, sees only its goat.PlayerView.
 """
 
 from __future__ import annotations
@@ -15,28 +16,14 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
-import goat
-import goat.adapters.openspiel
-from goat.adapters import encoding
-
-
-class GreedyThroughAdapter(pyspiel.Bot):  # type: ignore[misc]
-    """goat's greedy bot as an OpenSpiel bot: it reads the goat view of the OpenSpiel state."""
-
-    def __init__(self, seed: int) -> None:
-        pyspiel.Bot.__init__(self)
-        self.greedy = goat.load_strategy("greedy", seed=seed)
-
-    def step(self, state: goat.adapters.openspiel.GoatState) -> int:
-        seen = goat.view(state.game_state, state.current_player())
-        return encoding.encode(self.greedy.choose(seen, seen.legal_moves), seen)
+from goat.adapters.openspiel import StrategyBot
 
 
 def main(games: int = 2, simulations: int = 30) -> list[float]:
     game = pyspiel.load_game("python_goat")
     rng = np.random.RandomState(1)
     searcher = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rng), 2.0, simulations, random_state=rng)
-    bots = [searcher, GreedyThroughAdapter(1), searcher, GreedyThroughAdapter(3)]
+    bots = [searcher, StrategyBot("greedy", seed=1), searcher, StrategyBot("greedy", seed=3)]
     totals = []
     for number in range(1, games + 1):
         state = game.new_initial_state()

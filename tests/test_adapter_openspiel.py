@@ -1,46 +1,84 @@
-"""The OpenSpiel game passes OpenSpiel's random_sim_test, and OpenSpiel's ISMCTS and MCTS bots play it.
+"""The OpenSpiel game, python_goat: OpenSpiel's own tests and algorithms on it, and OpenSpiel's conventions.
 
-OpenSpiel's C++ ISMCTSBot crashes on every Python-implemented game in open_spiel 2.0.2 (OpenSpiel's own
-python_kuhn_poker included), so the test uses OpenSpiel's Python ISMCTS, open_spiel.python.algorithms.ismcts.
+Perfect recall is checked against an independent account of what a player saw: the sequence of its
+goat.view() snapshots (with the cards dealt to it during the deal), consecutive repeats dropped.  OpenSpiel's
+C++ ISMCTSBot crashes on every game written in Python in open_spiel 2.0.2 (see docs/adapters.md), so the
+searches here are OpenSpiel's Python ISMCTS and MCTS.
 """
 
 from __future__ import annotations
 
+import pickle
+import random
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
 import numpy as np  # noqa: E402
-from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
+from open_spiel.python.algorithms import evaluate_bots, ismcts, mcts, outcome_sampling_mccfr  # noqa: E402
 
 import goat  # noqa: E402
-import goat.adapters.openspiel  # noqa: E402 - registers python_goat
+from goat.adapters import encoding  # noqa: E402
+from goat.adapters.openspiel import INFO_STATE_SIZE, RolloutEvaluator, StrategyBot  # noqa: E402
+
+SAMPLER = pyspiel.UniformProbabilitySampler
 
 
-def game(**params: object) -> object:
+def game(**params: object) -> Any:
     return pyspiel.load_game("python_goat", params) if params else pyspiel.load_game("python_goat")
 
 
-def test_random_sim_test() -> None:
-    pyspiel.random_sim_test(game(), num_sims=3, serialize=False, verbose=False)
+def random_action(state: Any, rng: np.random.RandomState) -> int:
+    if state.is_chance_node():
+        actions, probs = zip(*state.chance_outcomes(), strict=True)
+        return int(rng.choice(actions, p=probs))
+    return int(rng.choice(state.legal_actions()))
+
+
+def seen_by(state: Any, player: int) -> tuple[object, ...]:
+    """What ``player`` sees now: its view once dealt, and before that the cards dealt to it so far."""
+    if state.game_state is None:
+        dealer = 0
+        return tuple(card for i, card in enumerate(state.deck) if i < 16 and (dealer + 1 + i) % 4 == player)
+    return (goat.view(state.game_state, player),)
+
+
+def observed(history: list[int], player: int, spiel_game: Any = None) -> list[tuple[object, ...]]:
+    """The player's sequence of observations along ``history``: its snapshots, repeats dropped."""
+    spiel_game = spiel_game or game()
+    state = spiel_game.new_initial_state()
+    sequence = [seen_by(state, player)]
+    for action in history:
+        state.apply_action(action)
+        now = seen_by(state, player)
+        if now != sequence[-1]:
+            sequence.append(now)
+    return sequence
+
+
+# --- OpenSpiel's own tests and algorithms ------------------------------------------------------------------
+
+
+def test_random_sim_test_with_serialization() -> None:
+    pyspiel.random_sim_test(game(), num_sims=3, serialize=True, verbose=False)
 
 
 def test_random_sim_test_with_points_returns() -> None:
-    pyspiel.random_sim_test(game(returns="points", dealer=2), num_sims=2, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game(returns="points", dealer=2), num_sims=2, serialize=True, verbose=False)
 
 
-def play(spiel_game: object, bots: list[object], seed: int) -> object:
+def play(spiel_game: Any, bots: list[Any], seed: int) -> Any:
     rng = np.random.RandomState(seed)
-    state = spiel_game.new_initial_state()  # type: ignore[attr-defined]
+    state = spiel_game.new_initial_state()
     while not state.is_terminal():
         if state.is_chance_node():
-            actions, probs = zip(*state.chance_outcomes(), strict=True)
-            state.apply_action(int(rng.choice(actions, p=probs)))
+            state.apply_action(random_action(state, rng))
         else:
-            state.apply_action(bots[state.current_player()].step(state))  # type: ignore[attr-defined]
+            state.apply_action(int(bots[state.current_player()].step(state)))
     return state
 
 
@@ -48,9 +86,15 @@ def test_openspiel_ismcts_plays_a_game() -> None:
     g = game()
     evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(1))
     bot = ismcts.ISMCTSBot(g, evaluator, 2.0, 4, random_state=np.random.RandomState(2))
-    state = play(g, [bot] * 4, seed=3)
-    returns = state.returns()  # type: ignore[attr-defined]
+    returns = play(g, [bot] * 4, seed=3).returns()
     assert sum(returns) == 0 and returns[0] == returns[2] and returns[1] == returns[3]
+
+
+def test_openspiel_ismcts_with_goats_rollout_evaluator() -> None:
+    g = game()
+    bot = ismcts.ISMCTSBot(g, RolloutEvaluator(2, np.random.RandomState(1)), 2.0, 8)
+    returns = play(g, [bot] * 4, seed=5).returns()
+    assert sum(returns) == 0 and returns[0] == returns[2]
 
 
 def test_openspiel_mcts_plays_a_game() -> None:
@@ -58,31 +102,72 @@ def test_openspiel_mcts_plays_a_game() -> None:
     bot = mcts.MCTSBot(
         g, 2.0, 4, mcts.RandomRolloutEvaluator(1, np.random.RandomState(1)), random_state=np.random.RandomState(2)
     )
-    state = play(g, [bot] * 4, seed=4)
-    returns = state.returns()  # type: ignore[attr-defined]
+    returns = play(g, [bot] * 4, seed=4).returns()
     assert sum(returns) == pytest.approx(2.0) and returns[0] == returns[2]
 
 
-def test_information_and_resampling() -> None:
+def test_evaluate_bots_with_goat_strategies_as_openspiel_bots() -> None:
+    # OpenSpiel's Python ISMCTSBot has no restart_at(), which evaluate_bots calls; its MCTSBot and C++ bots do.
     g = game()
-    state = g.new_initial_state()
-    rng = np.random.RandomState(0)
-    while state.is_chance_node() or len(state.history()) < 45:
-        if state.is_chance_node():
-            actions, probs = zip(*state.chance_outcomes(), strict=True)
-            state.apply_action(int(rng.choice(actions, p=probs)))
-        else:
-            state.apply_action(int(rng.choice(state.legal_actions())))
-    player = state.current_player()
-    info = state.information_state_string(player)
-    assert f"seat {player} hand" in info and "history:" in info
-    assert len(state.information_state_tensor(player)) == 310 + 4 * 36
-    assert len(state.observation_tensor(player)) == 310
-    resampled = state.resample_from_infostate(player, pyspiel.UniformProbabilitySampler(0.0, 1.0))
-    assert resampled.information_state_string(player) == info
-    assert resampled.legal_actions() == state.legal_actions()
-    view = goat.view(state.game_state, player)
-    assert goat.view(resampled.game_state, player) == view
+    searcher = mcts.MCTSBot(g, 2.0, 4, mcts.RandomRolloutEvaluator(1, np.random.RandomState(3)))
+    bots = [
+        searcher,
+        StrategyBot("greedy", seed=1),
+        pyspiel.make_uniform_random_bot(2, 3),
+        StrategyBot("random", seed=2),
+    ]
+    returns = evaluate_bots.evaluate_bots(g.new_initial_state(), bots, np.random.RandomState(5))
+    assert sum(returns) == 0 and returns[0] == returns[2]
+
+
+def test_cpp_evaluate_bots_runs_python_goat() -> None:
+    bots = [pyspiel.make_uniform_random_bot(seat, seat) for seat in range(4)]
+    returns = pyspiel.evaluate_bots(game().new_initial_state(), bots, 7)
+    assert sum(returns) == 0
+
+
+def test_outcome_sampling_mccfr_steps() -> None:
+    solver = outcome_sampling_mccfr.OutcomeSamplingSolver(game())
+    np.random.seed(1)  # the solver samples with numpy's global generator
+    for _ in range(3):
+        solver.iteration()
+    policy = solver.average_policy()
+    state = game().new_initial_state()
+    rng = np.random.RandomState(2)
+    while state.is_chance_node():
+        state.apply_action(random_action(state, rng))
+    probabilities = policy.action_probabilities(state)
+    assert set(probabilities) == set(state.legal_actions()) and sum(probabilities.values()) == pytest.approx(1)
+    assert solver._infostates  # regrets were kept, keyed by information-state strings
+
+
+# --- game type -----------------------------------------------------------------------------------------------
+
+
+def test_defeat_returns_are_zero_sum_and_points_constant_sum() -> None:
+    utility = pyspiel.GameType.Utility
+    assert game().get_type().utility == utility.ZERO_SUM and game().utility_sum() == 0
+    points = game(returns="points")
+    assert points.get_type().utility == utility.CONSTANT_SUM and points.utility_sum() == 2
+    assert pyspiel.load_game("python_goat(returns=points)").get_type().utility == utility.CONSTANT_SUM
+
+
+@pytest.mark.parametrize("returns", ["defeat", "points"])
+def test_returns_agree_with_goats_score(returns: str) -> None:
+    g = game(returns=returns)
+    for seed in range(20):
+        state = g.new_initial_state()
+        rng = np.random.RandomState(seed)
+        while not state.is_terminal():
+            assert state.returns() == [0.0] * 4
+            state.apply_action(random_action(state, rng))
+        result = goat.score(state.game_state)
+        for seat in range(4):
+            team = seat % 2
+            expected = (
+                result.points[team] / 120 if returns == "points" else result.defeat[1 - team] - result.defeat[team]
+            )
+            assert state.returns()[seat] == expected
 
 
 def test_bad_parameters_are_refused() -> None:
@@ -90,6 +175,213 @@ def test_bad_parameters_are_refused() -> None:
         game(returns="money")
     with pytest.raises(ValueError, match="dealer must be"):
         game(dealer=5)
+
+
+# --- perfect recall ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_information_states_change_exactly_when_the_player_observes(seed: int) -> None:
+    rng = np.random.RandomState(seed)
+    state = game().new_initial_state()
+    before = [seen_by(state, p) for p in range(4)]
+    strings = [state.information_state_string(p) for p in range(4)]
+    tensors = [state.information_state_tensor(p) for p in range(4)]
+    steps = 0
+    while not state.is_terminal():
+        state.apply_action(random_action(state, rng))
+        steps += 1
+        for p in range(4):
+            now, string, tensor = (
+                seen_by(state, p),
+                state.information_state_string(p),
+                state.information_state_tensor(p),
+            )
+            saw = now != before[p]
+            assert (string != strings[p]) == saw, (steps, p)
+            assert (tensor != tensors[p]) == saw, (steps, p)
+            before[p], strings[p], tensors[p] = now, string, tensor
+    assert steps > 37
+
+
+def test_a_players_own_wait_is_in_its_information_state_and_no_one_elses() -> None:
+    for seed in range(200):
+        state = game().new_initial_state()
+        rng = np.random.RandomState(seed)
+        while not state.is_terminal():
+            if not state.is_chance_node() and encoding.WAIT_ACTION in state.legal_actions():
+                holder = state.current_player()
+                strings = [state.information_state_string(p) for p in range(4)]
+                state.apply_action(encoding.WAIT_ACTION)
+                for p in range(4):
+                    assert (state.information_state_string(p) != strings[p]) == (p == holder)
+                return
+            state.apply_action(random_action(state, rng))
+    pytest.fail("no molodka wait in 200 random games")
+
+
+def histories_sharing_a_present(seed: int, player: int) -> list[list[int]]:
+    """Histories that leave ``player`` with the same view now, drawn by goat.sample_world (not adjusted)."""
+    rng = np.random.RandomState(seed)
+    g = game()
+    state = g.new_initial_state()
+    while state.is_chance_node() or len(state.game_state.tricks) < 3 or state.current_player() != player:
+        state.apply_action(random_action(state, rng))
+        if state.is_terminal():
+            return []
+    histories = [list(state.history())]
+    seen = goat.view(state.game_state, player)
+    for draw in range(6):
+        world = goat.sample_world(seen, random.Random(draw))
+        other = g.new_initial_state()
+        for card in world.deck:
+            other.apply_action(card.index)
+        other.apply_action(world.trump_card.index)
+        for move in world.history:
+            other.apply_action(encoding.action_of(move, other.game_state.hands[move.seat]))
+        assert goat.view(other.game_state, player) == seen
+        histories.append(list(other.history()))
+    return histories
+
+
+@pytest.mark.parametrize("seed", [3, 4, 5, 6])
+def test_information_states_are_equal_exactly_when_the_player_saw_the_same(seed: int) -> None:
+    player = seed % 4
+    histories = histories_sharing_a_present(seed, player)
+    if not histories:
+        pytest.skip("the game ended early")
+    g = game()
+    states = []
+    for history in histories:
+        state = g.new_initial_state()
+        for action in history:
+            state.apply_action(action)
+        states.append(state)
+    # Each pair shares the present view; whether the player saw the same things before decides.
+    different = 0
+    for a in range(len(states)):
+        for b in range(a + 1, len(states)):
+            same_sight = observed(histories[a], player) == observed(histories[b], player)
+            same_string = states[a].information_state_string(player) == states[b].information_state_string(player)
+            same_tensor = states[a].information_state_tensor(player) == states[b].information_state_tensor(player)
+            assert same_string == same_sight and same_tensor == same_sight
+            different += not same_sight
+    assert different, "the pairs should include histories the present view cannot tell apart"
+
+
+def test_resampled_states_share_the_whole_information_state_and_have_a_history() -> None:
+    g = game()
+    rng = np.random.RandomState(9)
+    checked = 0
+    for _ in range(4):
+        state = g.new_initial_state()
+        while not state.is_terminal():
+            if not state.is_chance_node() and rng.random_sample() < 0.3:
+                player = state.current_player()
+                sampled = state.resample_from_infostate(player, SAMPLER(0.0, 1.0))
+                assert sampled.information_state_string(player) == state.information_state_string(player)
+                assert sampled.information_state_tensor(player) == state.information_state_tensor(player)
+                assert observed(sampled.history(), player) == observed(state.history(), player)
+                assert sampled.legal_actions() == state.legal_actions()
+                # history() is the action sequence that reaches it: chance deal actions, then the moves.
+                history = sampled.history()
+                assert len(sampled.full_history()) == len(history)
+                assert [h.player for h in sampled.full_history()[:37]] == [pyspiel.PlayerId.CHANCE] * 37
+                again = g.new_initial_state()
+                for action in history:
+                    again.apply_action(action)
+                assert again.game_state == sampled.game_state
+                assert [again.information_state_string(p) for p in range(4)] == [
+                    sampled.information_state_string(p) for p in range(4)
+                ]
+                checked += 1
+            state.apply_action(random_action(state, rng))
+    assert checked > 10
+
+
+def test_resampling_during_the_deal_keeps_the_players_cards() -> None:
+    state = game().new_initial_state()
+    rng = np.random.RandomState(1)
+    for _ in range(10):
+        state.apply_action(random_action(state, rng))
+    sampled = state.resample_from_infostate(2, SAMPLER(0.0, 1.0))
+    assert sampled.information_state_string(2) == state.information_state_string(2)
+    assert len(sampled.history()) == 10
+
+
+def test_information_state_tensor_layout() -> None:
+    g = game()
+    assert g.information_state_tensor_shape() == [INFO_STATE_SIZE] == [310 + 9 * 36 + 64 * 49]
+    state = g.new_initial_state()
+    rng = np.random.RandomState(4)
+    while state.is_chance_node() or len(state.game_state.tricks) < 2:
+        state.apply_action(random_action(state, rng))
+    player = state.current_player()
+    tensor = np.array(state.information_state_tensor(player))
+    assert list(tensor[:310]) == pytest.approx(state.observation_tensor(player))
+    received = tensor[310:634].reshape(9, 36)
+    assert (received.sum(axis=1) <= 1).all() and received.sum() >= 4
+    moves = tensor[634:].reshape(64, 49)
+    seen = goat.view(state.game_state, player)
+    assert int(moves[:, :4].sum()) == len(seen.history)  # one row per move the player saw, waits of its own included
+
+
+def test_clone_copies_no_game_data() -> None:
+    state = game().new_initial_state()
+    rng = np.random.RandomState(2)
+    for _ in range(45):
+        state.apply_action(random_action(state, rng))
+    copy = state.clone()
+    assert copy._node is state._node and copy.history() == state.history()
+    copy.apply_action(random_action(copy, rng))
+    assert len(state.history()) == 45 and len(copy.history()) == 46
+
+
+def test_states_pickle_as_their_actions() -> None:
+    state = game(dealer=1).new_initial_state()
+    rng = np.random.RandomState(3)
+    for _ in range(50):
+        state.apply_action(random_action(state, rng))
+    node = pickle.loads(pickle.dumps(state._node))
+    assert node.state == state.game_state and node.info(1) == state.information_state_string(1)
+    restored = state.get_game().deserialize_state(state.serialize())
+    assert restored.history() == state.history() and restored.game_state == state.game_state
+
+
+def test_legal_actions_agree_with_the_views_encoding() -> None:
+    rng = np.random.RandomState(6)
+    state = game().new_initial_state()
+    while not state.is_terminal():
+        if not state.is_chance_node():
+            seen = goat.view(state.game_state, state.current_player())
+            assert state.legal_actions() == encoding.legal_actions(seen)
+        state.apply_action(random_action(state, rng))
+
+
+# --- OpenSpiel's C++ ISMCTS --------------------------------------------------------------------------------
+
+CPP_ISMCTS = """
+import pyspiel
+from open_spiel.python.games import kuhn_poker  # registers python_kuhn_poker
+game = pyspiel.load_game("python_kuhn_poker")
+state = game.new_initial_state()
+while state.is_chance_node():
+    state.apply_action(state.chance_outcomes()[0][0])
+bot = pyspiel.ISMCTSBot(1, pyspiel.RandomRolloutEvaluator(1, 0), 2.0, 10)
+print(bot.step(state))
+"""
+
+
+@pytest.mark.skipif(
+    not pyspiel.__file__
+    or "2.0.2"
+    not in subprocess.run([sys.executable, "-m", "pip", "show", "open_spiel"], capture_output=True, text=True).stdout,
+    reason="documents open_spiel 2.0.2",
+)
+def test_openspiels_cpp_ismcts_crashes_on_its_own_python_game() -> None:
+    """The upstream bug the docs describe: if this starts passing, OpenSpiel fixed it; update docs/adapters.md."""
+    done = subprocess.run([sys.executable, "-c", CPP_ISMCTS], capture_output=True, text=True, timeout=60)
+    assert done.returncode == -11  # SIGSEGV: its step() runs Python callbacks with the GIL released
 
 
 def test_the_adapter_without_its_extra_names_it() -> None:

@@ -71,3 +71,31 @@ def test_openspiel_example_pits_ismcts_against_greedy() -> None:
     pytest.importorskip("pyspiel")
     out = run_example("openspiel_ismcts_vs_greedy.py", "1", "4")
     assert "game 1: OpenSpiel ISMCTS" in out and "greedy" in out
+
+
+def test_rl_example_trains_briefly() -> None:
+    pytest.importorskip("gymnasium")
+    out = run_example(
+        "rl_train_vs_random.py", "--games", "200", "--eval-games", "40", "--checkpoints", "1", "--no-plot"
+    )
+    assert "before training  vs random" in out and "after training  vs greedy" in out and "95% Wilson" in out
+
+
+@pytest.mark.parametrize(
+    ("script", "args"),
+    [
+        ("openspiel_ismcts.py", ["--decisions", "2", "--simulations", "5"]),
+        ("pettingzoo_env.py", ["--games", "3", "--repeat", "1"]),
+    ],
+)
+def test_adapter_benchmarks_run(script: str, args: list[str]) -> None:
+    pytest.importorskip("pyspiel")
+    pytest.importorskip("pettingzoo")
+    done = subprocess.run(
+        [sys.executable, str(EXAMPLES.parent / "benchmarks" / script), *args],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=300,
+    )
+    assert "/s: median" in done.stdout

@@ -1,5 +1,7 @@
-"""Adapters for the field's frameworks: :mod:`goat.adapters.pettingzoo` and :mod:`goat.adapters.openspiel`.
+"""Adapters for the field's frameworks: :mod:`goat.adapters.pettingzoo`, :mod:`goat.adapters.gymnasium` and
+:mod:`goat.adapters.openspiel`.
 
-Both share one action and observation encoding, :mod:`goat.adapters.encoding`.  Each adapter needs its own
-extra (``goat-cards[pettingzoo]``, ``goat-cards[openspiel]``) and adds nothing to the core's dependencies.
+All share one action and observation encoding, :mod:`goat.adapters.encoding`.  Each adapter needs its own
+extra (``goat-cards[pettingzoo]``, ``goat-cards[gymnasium]``, ``goat-cards[openspiel]``) and adds nothing to
+the core's dependencies.
 """

@@ -43,11 +43,29 @@ offset     size   meaning
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from goat.cards import Card
 from goat.moves import Move, MoveKind
+from goat.rules import legal_moves
+from goat.state import GameState, Trick
 from goat.view import PlayerView
 
-__all__ = ["NUM_ACTIONS", "OBSERVATION_SIZE", "decode", "encode", "legal_actions", "observation", "subset_of"]
+__all__ = [
+    "NUM_ACTIONS",
+    "OBSERVATION_SIZE",
+    "action_in",
+    "action_of",
+    "actions_of",
+    "decode",
+    "encode",
+    "legal_actions",
+    "observation",
+    "observation_entries",
+    "observation_of",
+    "subset_of",
+    "table_text",
+]
 
 #: The number of actions: 15 leads, 15 beats, 15 passes (by subset of the sorted hand), declare, wait.
 NUM_ACTIONS = 47
@@ -93,6 +111,91 @@ def legal_actions(view: PlayerView) -> list[int]:
     return sorted(encode(move, view) for move in view.legal_moves)
 
 
+def _positions(hand: Iterable[Card]) -> dict[int, int]:
+    """Each card index of ``hand`` mapped to its bit in a subset number (the hand sorted in deck order)."""
+    return {index: 1 << position for position, index in enumerate(sorted(card.index for card in hand))}
+
+
+def _action(move: Move, positions: dict[int, int]) -> int:
+    kind = move.kind
+    if kind is MoveKind.MOLODKA:
+        return MOLODKA_ACTION
+    if kind is MoveKind.WAIT:
+        return WAIT_ACTION
+    subset = 0
+    for card in move.cards:
+        subset |= positions[card.index]
+    return _OFFSET[kind] + subset - 1
+
+
+def action_in(move: Move, hand: int) -> int:
+    """The action number of ``move`` for a seat whose hand is the mask ``hand`` (bit ``card.index`` per card)."""
+    kind = move.kind
+    if kind is _MOLODKA:
+        return MOLODKA_ACTION
+    if kind is _WAIT:
+        return WAIT_ACTION
+    cards = move.mask
+    subset = 0
+    bit = 1
+    while hand:
+        low = hand & -hand
+        if cards & low:
+            subset |= bit
+        bit <<= 1
+        hand ^= low
+    return (0 if kind is _LEAD else 15 if kind is _BEAT else 30) + subset - 1
+
+
+def action_of(move: Move, hand: Iterable[Card]) -> int:
+    """The action number of ``move`` for a seat holding ``hand``: :func:`encode` without a view.
+
+    >>> import goat
+    >>> from goat.adapters import encoding
+    >>> state = goat.new_game(seed=1)
+    >>> move = goat.legal_moves(state)[0]
+    >>> encoding.action_of(move, state.hands[move.seat]) == encoding.encode(move, goat.view(state, move.seat))
+    True
+    """
+    return _action(move, _positions(hand))
+
+
+def actions_of(state: GameState) -> dict[int, Move]:
+    """The legal moves of the seat that must decide (``state.to_move``), by action number, ascending.
+
+    Read from the state alone, without building a :class:`~goat.PlayerView`: what a framework adapter that
+    holds the whole state does on every step.  Empty once the game is over.
+
+    >>> import goat
+    >>> from goat.adapters import encoding
+    >>> state = goat.new_game(seed=1)
+    >>> list(encoding.actions_of(state)) == encoding.legal_actions(goat.view(state, state.to_move))
+    True
+    """
+    seat = state.to_move
+    if seat is None:
+        return {}
+    # The hand's card indices in deck order, padded to four with 36, a bit no mask has.
+    a, b, c, d = (*sorted([card.index for card in state.hands[seat]]), 36, 36, 36, 36)[:4]
+    found = []
+    for move in legal_moves(state):
+        kind = move.kind
+        if kind is _MOLODKA:
+            action = MOLODKA_ACTION
+        elif kind is _WAIT:
+            action = WAIT_ACTION
+        else:
+            m = move.mask
+            subset = (m >> a & 1) | (m >> b & 1) << 1 | (m >> c & 1) << 2 | (m >> d & 1) << 3
+            action = (0 if kind is _LEAD else 15 if kind is _BEAT else 30) + subset - 1
+        found.append((action, move))
+    found.sort()  # by action: no two moves share one
+    return dict(found)
+
+
+_LEAD, _BEAT, _MOLODKA, _WAIT = MoveKind.LEAD, MoveKind.BEAT, MoveKind.MOLODKA, MoveKind.WAIT
+
+
 def observation(view: PlayerView) -> list[float]:
     """The view as ``OBSERVATION_SIZE`` numbers (see the module documentation)."""
     me = view.seat
@@ -125,3 +228,122 @@ def observation(view: PlayerView) -> list[float]:
     out[308] = min(view.defeat[1 - view.team], 12) / 12
     out[309] = 1.0 if view.table and view.table[0].size == 4 else 0.0
     return out
+
+
+def observation_of(state: GameState, seat: int) -> list[float]:
+    """``observation(goat.view(state, seat))``, read from the state without building the view.
+
+    The same numbers (the tests check it on random states), for adapters that hold the whole state: what
+    another seat passed face down is counted, never read (R23).
+
+    >>> import goat
+    >>> from goat.adapters import encoding
+    >>> state = goat.new_game(seed=2)
+    >>> encoding.observation_of(state, 3) == encoding.observation(goat.view(state, 3))
+    True
+    """
+    ones, values = observation_entries(state, seat)
+    out = [0.0] * OBSERVATION_SIZE
+    for index in ones:
+        out[index] = 1.0
+    for index, value in values.items():
+        out[index] = value
+    return out
+
+
+def observation_entries(state: GameState, seat: int) -> tuple[list[int], dict[int, float]]:
+    """The non-zero numbers of :func:`observation_of` sparsely: the indices that are 1, and the others.
+
+    For an adapter that fills an array (``array[ones] = 1``, then the others): cheaper than converting the
+    310-number list.
+    """
+    me = seat
+    hands = state.hands
+    ones = [card.index for card in hands[me]]
+    ones.append(36 + state.trump_card.index)
+    values: dict[int, float] = {}
+    table = state.table
+    for play in table:
+        relative = (play.seat - me) % 4
+        if play.kind is _PASS and play.seat != me:
+            values[216 + relative] = values.get(216 + relative, 0.0) + len(play.cards) / 4
+        else:
+            base = 72 + 36 * relative
+            ones.extend(base + card.index for card in play.cards)
+    to_play = state.to_play
+    if table or to_play is not None:
+        ones.append(220 + (state.leader - me) % 4)
+    if to_play is not None:
+        ones.append(224 + (to_play - me) % 4)
+    won = [0, 0]
+    for trick in state.tricks:
+        won[trick.winner % 2] += 1
+        ones.extend(_seen_in(trick, me))
+    for other in range(4):
+        size = len(hands[other])
+        if size:
+            values[300 + (other - me) % 4] = size / 4
+    stock = len(state.stock)
+    if stock:
+        values[304] = stock / 20
+    team = me % 2
+    defeat = state.defeat
+    for index, value in (
+        (305, won[team] / 9),
+        (306, won[1 - team] / 9),
+        (307, min(defeat[team], 12) / 12),
+        (308, min(defeat[1 - team], 12) / 12),
+    ):
+        if value:
+            values[index] = value
+    if table and len(table[0].cards) == 4:
+        ones.append(309)
+    return ones, values
+
+
+_PASS = MoveKind.PASS
+# By id() of a finished trick (tricks are values the engine shares between states): the trick, kept so that
+# its id stays its own, and for each seat the observation indices its cards set.
+_SEEN_IN: dict[int, tuple[object, tuple[tuple[int, ...], ...]]] = {}
+
+
+def _seen_in(trick: Trick, seat: int) -> tuple[int, ...]:
+    """The observation indices that a finished trick sets for ``seat`` (offsets 228 and 264)."""
+    found = _SEEN_IN.get(id(trick))
+    if found is None or found[0] is not trick:
+        per_seat = []
+        for me in range(4):
+            indices: list[int] = []
+            for play in trick.plays:
+                if play.kind is _PASS:
+                    if play.seat != me:
+                        continue  # another seat's face-down cards: not seen
+                    base = 264
+                else:
+                    base = 228
+                indices.extend(base + card.index for card in play.cards)
+            per_seat.append(tuple(indices))
+        if len(_SEEN_IN) > 100_000:  # bounded memory for long runs
+            _SEEN_IN.clear()
+        found = _SEEN_IN[id(trick)] = (trick, tuple(per_seat))
+    return found[1][seat]
+
+
+def table_text(state: GameState) -> str:
+    """The whole table as text, every hand included: what the adapters' ``render()`` shows.
+
+    >>> import goat
+    >>> from goat.adapters import encoding
+    >>> print(encoding.table_text(goat.new_game(seed=1)).splitlines()[0])
+    trump card 10♣  stock 20  dealer 0  leader 1  to move 1
+    """
+    lines = [
+        f"trump card {state.trump_card.symbol}  stock {len(state.stock)}  dealer {state.dealer}  "
+        f"leader {state.leader}  to move {state.to_move}"
+    ]
+    for seat, hand in enumerate(state.hands):
+        lines.append(f"seat {seat}: " + " ".join(card.symbol for card in sorted(hand)))
+    lines.append("table: " + (", ".join(str(play) for play in state.table) or "-"))
+    won = [sum(1 for trick in state.tricks if trick.winner % 2 == team) for team in (0, 1)]
+    lines.append(f"tricks: team 0 {won[0]}, team 1 {won[1]}")
+    return "\n".join(lines)

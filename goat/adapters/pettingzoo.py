@@ -17,14 +17,28 @@ One episode is one game.  Agents ``seat_0`` … ``seat_3`` (seats 0 and 2 are a 
 asks them: the seat due to play, or a molodka holder being asked before it (R14).  Actions and observations
 follow :mod:`goat.adapters.encoding`: ``Discrete(47)`` hand-relative actions, and an observation dict with
 ``observation`` (310 numbers in [0, 1], an encoding of the agent's :class:`~goat.PlayerView` — hand, trump,
-table, public history summary) and ``action_mask`` (47 int8, all zero unless the agent is to act).  At the
-end of the game each agent is rewarded with the defeat-scores of R19: the other team's minus its own
-(+6 … −6; 0 for balls).  ``reset(seed=...)`` deals with that seed; ``options={"dealer": d, "defeat": (a, b)}``
-sets the dealer and the match's score.  ``render_mode="ansi"`` renders the table as text.
+table, public history summary) and ``action_mask`` (47 int8, all zero unless the agent is to act).
+
+**Rewards** come at the end of the game, as floats: each agent gets the defeat-scores of R19, the other
+team's minus its own (+6 … −6; 0 for balls).  :func:`env` wraps the game as PettingZoo's classic games are:
+an illegal action ends the game for everyone, with :data:`ILLEGAL_REWARD` (−7, worse than the worst legal
+outcome, −6, so that breaking the rules never pays) for the offender and 0 for the others.
+
+**Seeding** follows Gymnasium: ``reset(seed=s)`` deals ``goat.new_game(seed=s)`` and seeds the environment's
+``np_random`` generator with ``s``; ``reset()`` without a seed deals with a seed drawn from ``np_random``, so
+``reset(seed=42); reset()`` deals the same two games every time.  Seeds may be numpy integers.
+``options={"dealer": d, "defeat": (a, b)}`` sets the dealer and the match's score.
+
+**Rendering**, by Gymnasium's meaning of the modes: with ``render_mode="ansi"``, ``render()`` returns the
+table as text; with ``render_mode="human"``, the table is printed to standard output after every step and
+by ``render()``, which returns ``None``.
+
+Options of :func:`env` are passed on to :class:`raw_env`, as PettingZoo's classic environments do.
 """
 
 from __future__ import annotations
 
+import operator
 from typing import Any, ClassVar
 
 from goat.errors import MissingExtraError
@@ -32,8 +46,10 @@ from goat.errors import MissingExtraError
 try:
     import numpy as np
     from gymnasium import spaces
+    from gymnasium.utils import EzPickle, seeding
     from pettingzoo import AECEnv
     from pettingzoo.utils import AgentSelector, wrappers
+    from pettingzoo.utils.env_logger import EnvLogger
 except ImportError as error:  # pragma: no cover - exercised in a subprocess test
     raise MissingExtraError("goat.adapters.pettingzoo", "PettingZoo", "pettingzoo", error) from None
 
@@ -41,26 +57,113 @@ import goat
 from goat.adapters import encoding
 from goat.state import GameState
 
-__all__ = ["env", "raw_env"]
+__all__ = ["ILLEGAL_REWARD", "ClassicWrapper", "env", "raw_env"]
+
+#: The reward of an agent whose action is illegal (the game ends): below the worst legal outcome, −6 (R19).
+ILLEGAL_REWARD = -7.0
 
 
-def env(render_mode: str | None = None) -> AECEnv:
-    """The environment, wrapped as PettingZoo's classic games are (illegal moves end the game with -1)."""
-    wrapped: AECEnv = raw_env(render_mode=render_mode)
-    wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
-    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
-    return wrappers.OrderEnforcingWrapper(wrapped)
+def env(**kwargs: Any) -> AECEnv:
+    """The environment, wrapped as PettingZoo's classic games are; ``kwargs`` go to :class:`raw_env`.
+
+    An illegal action ends the game, the offender rewarded :data:`ILLEGAL_REWARD`; an action outside the
+    action space fails an assertion; calls out of order are errors (see :class:`ClassicWrapper`).
+    """
+    return ClassicWrapper(raw_env(**kwargs), illegal_reward=ILLEGAL_REWARD)
 
 
-class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's naming convention
-    """The unwrapped AEC environment; see the module documentation."""
+class ClassicWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
+    """PettingZoo's three wrappers of its classic games in one layer, with their behaviour.
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "name": "goat_v0", "is_parallelizable": False}
+    ``OrderEnforcingWrapper(AssertOutOfBoundsWrapper(TerminateIllegalWrapper(env, illegal_reward)))`` forwards
+    every attribute read through three ``__getattr__`` layers, which cost more per decision than the game
+    itself; this is an ``OrderEnforcingWrapper`` that also asserts that actions are in the action space and
+    ends the game when one is illegal (the offender gets ``illegal_reward``, the others 0), as the other two
+    do, reading the legal actions from the agent's ``action_mask``.
+    """
+
+    def __init__(self, env: AECEnv, illegal_reward: float) -> None:
+        super().__init__(env)
+        self._illegal_value = illegal_reward
+        self._terminated = False  # by an illegal action
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        self._terminated = False
+        super().reset(seed=seed, options=options)
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:
+            return super().last(observe)  # type: ignore[no-any-return]  # OrderEnforcingWrapper's error
+        game = self.env.unwrapped  # read directly, not through __getattr__
+        agent = game.agent_selection
+        observation = game.observe(agent) if observe else None
+        return (
+            observation,
+            game._cumulative_rewards[agent],
+            game.terminations[agent],
+            game.truncations[agent],
+            game.infos[agent],
+        )
+
+    def step(self, action: Any) -> None:
+        if not self._has_reset or not self.env.agents:
+            super().step(action)  # OrderEnforcingWrapper's error or warning
+            return
+        game = self.env.unwrapped
+        agent = game.agent_selection
+        dead = game.terminations[agent] or game.truncations[agent]
+        # AssertOutOfBoundsWrapper's check (with a fast path for a plain int, which Discrete.contains accepts)
+        inside = (type(action) is int and 0 <= action < encoding.NUM_ACTIONS) or game.action_space(agent).contains(
+            action
+        )
+        assert (action is None and dead) or inside, "action is not in action space"
+        self._has_updated = True
+        if dead:
+            if self._terminated:
+                game._was_dead_step(action)
+            else:
+                self.env.step(action)
+        elif int(action) not in game._actions():  # the agent's action_mask
+            EnvLogger.warn_on_illegal_move()
+            game._cumulative_rewards[agent] = 0
+            game.terminations = dict.fromkeys(game.agents, True)
+            game.truncations = dict.fromkeys(game.agents, True)
+            game.rewards = dict.fromkeys(game.truncations, 0)
+            game.rewards[agent] = float(self._illegal_value)
+            game._accumulate_rewards()
+            game._deads_step_first()
+            self._terminated = True
+        else:
+            self.env.step(action)
+
+
+def _observation(state: GameState, seat: int) -> np.ndarray[Any, Any]:
+    """``encoding.observation_of(state, seat)`` as a float32 array, filled sparsely (no view is built)."""
+    ones, values = encoding.observation_entries(state, seat)
+    out = np.zeros(encoding.OBSERVATION_SIZE, dtype=np.float32)
+    out[ones] = 1.0
+    if values:
+        out[list(values)] = list(values.values())
+    return out
+
+
+class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZoo's naming convention
+    """The unwrapped AEC environment; see the module documentation.
+
+    ``render_mode`` is ``None`` (the default), ``"ansi"`` or ``"human"``.
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["human", "ansi"],
+        "name": "goat_v1",
+        "is_parallelizable": False,
+    }
 
     def __init__(self, render_mode: str | None = None) -> None:
+        EzPickle.__init__(self, render_mode=render_mode)
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+            raise ValueError(f"render_mode must be None, 'human' or 'ansi', not {render_mode!r}")
         self.render_mode = render_mode
         self.possible_agents = [f"seat_{seat}" for seat in range(4)]
         self.agents = list(self.possible_agents)
@@ -73,6 +176,23 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's naming
         self.observation_spaces = dict.fromkeys(self.possible_agents, observation)
         self.action_spaces = {agent: spaces.Discrete(encoding.NUM_ACTIONS) for agent in self.possible_agents}
         self.state_: GameState | None = None
+        self._np_random: np.random.Generator | None = None
+        self.np_random_seed: int | None = None
+        # Per state, built when first asked for: each agent's observation, the legal moves by action.
+        self._observed: dict[str, dict[str, np.ndarray[Any, Any]]] = {}
+        self._legal: dict[int, goat.Move] | None = None
+
+    @property
+    def np_random(self) -> np.random.Generator:
+        """The environment's random generator (Gymnasium's convention): seeded by ``reset(seed=...)``."""
+        if self._np_random is None:
+            self._np_random, self.np_random_seed = seeding.np_random()
+        return self._np_random
+
+    @np_random.setter
+    def np_random(self, value: np.random.Generator) -> None:
+        self._np_random = value
+        self.np_random_seed = -1  # Gymnasium's mark of a generator set from outside
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -83,27 +203,52 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's naming
     def _seat(self, agent: str) -> int:
         return self.possible_agents.index(agent)
 
+    def _actions(self) -> dict[int, goat.Move]:
+        found = self._legal
+        if found is None:
+            assert self.state_ is not None, "call reset() first"
+            found = self._legal = encoding.actions_of(self.state_)
+        return found
+
     def observe(self, agent: str) -> dict[str, np.ndarray[Any, Any]]:
+        found = self._observed.get(agent)
+        if found is not None:
+            return found
         assert self.state_ is not None, "call reset() first"
-        seen = goat.view(self.state_, self._seat(agent))
+        seat = self._seat(agent)
         mask = np.zeros(encoding.NUM_ACTIONS, dtype=np.int8)
-        if self.state_.to_move == seen.seat:
-            mask[encoding.legal_actions(seen)] = 1
-        return {"observation": np.asarray(encoding.observation(seen), dtype=np.float32), "action_mask": mask}
+        if self.state_.to_move == seat:
+            mask[list(self._actions())] = 1
+        found = {"observation": _observation(self.state_, seat), "action_mask": mask}
+        self._observed[agent] = found
+        return found
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            seed = operator.index(seed)  # a numpy integer too
+            self._np_random, self.np_random_seed = seeding.np_random(seed)
+            deal = seed
+        else:
+            deal = int(self.np_random.integers(2**63 - 1))
         options = options or {}
-        self.state_ = goat.new_game(
-            seed=seed, dealer=options.get("dealer", 0), defeat=tuple(options.get("defeat", (0, 0)))
+        self._set_state(
+            goat.new_game(seed=deal, dealer=options.get("dealer", 0), defeat=tuple(options.get("defeat", (0, 0))))
         )
         self.agents = list(self.possible_agents)
-        self.rewards = dict.fromkeys(self.agents, 0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self._agent_selector = AgentSelector(self.agents)
         self.agent_selection = self._agent_to_move()
+        if self.render_mode == "human":
+            self.render()
+
+    def _set_state(self, state: GameState) -> None:
+        self.state_ = state
+        self._observed = {}
+        self._legal = None
 
     def _agent_to_move(self) -> str:
         assert self.state_ is not None
@@ -116,36 +261,32 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's naming
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        seen = goat.view(self.state_, self._seat(agent))
-        self.state_ = goat.play(self.state_, encoding.decode(int(action), seen))  # type: ignore[arg-type]
+        move = self._actions().get(int(action)) if action is not None else None
+        if move is None:
+            raise ValueError(f"action {action!r} is not legal for {agent} now")
+        self._set_state(goat.play(self.state_, move))
         self._clear_rewards()
         if self.state_.is_over:
             defeat = goat.score(self.state_).defeat
             for seat, name in enumerate(self.possible_agents):
                 team = seat % 2
-                self.rewards[name] = defeat[1 - team] - defeat[team]
+                self.rewards[name] = float(defeat[1 - team] - defeat[team])
                 self.terminations[name] = True
-        self._cumulative_rewards[agent] = 0
+        self._cumulative_rewards[agent] = 0.0
         self.agent_selection = self._agent_to_move()
         self._accumulate_rewards()
-        if self.render_mode == "ansi":
-            print(self.render())
+        if self.render_mode == "human":
+            self.render()
 
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
-        assert self.state_ is not None
-        state = self.state_
-        lines = [
-            f"trump card {state.trump_card.symbol}  stock {len(state.stock)}  dealer {state.dealer}  "
-            f"leader {state.leader}  to move {state.to_move}"
-        ]
-        for seat, hand in enumerate(state.hands):
-            lines.append(f"seat {seat}: " + " ".join(card.symbol for card in sorted(hand)))
-        lines.append("table: " + (", ".join(str(play) for play in state.table) or "-"))
-        won = [sum(1 for t in state.tricks if t.winner % 2 == team) for team in (0, 1)]
-        lines.append(f"tricks: team 0 {won[0]}, team 1 {won[1]}")
-        return "\n".join(lines)
+        assert self.state_ is not None, "call reset() first"
+        text = encoding.table_text(self.state_)
+        if self.render_mode == "human":
+            print(text, flush=True)
+            return None
+        return text
 
     def close(self) -> None:
         pass

@@ -5,7 +5,11 @@ Run:  python benchmarks/playouts.py [--games N] [--seed S] [--repeat R]
 A *decision* is one ``legal_moves`` call, one random choice and one ``play``
 call, exactly what a random bot costs the engine.  The script prints games/s
 and decisions/s (median of ``--repeat`` runs, as this machine is noisy), then
-the per-call cost of ``legal_moves`` and ``play`` measured on recorded states.
+the per-call cost of ``legal_moves`` and ``play`` measured on recorded states,
+and of ``view`` as a referee asks for it: the seat to move, at every decision of
+fresh random games, the median over the 10th to 20th decisions (mid-game).  It
+names the core that ran (``goat.build_info()``); run it with
+``GOAT_PURE_PYTHON=1`` for the pure-Python core.
 """
 
 from __future__ import annotations
@@ -34,8 +38,8 @@ def playouts(games: int, seed: int) -> tuple[float, int]:
     return time.perf_counter() - start, decisions
 
 
-def per_call(samples: int, seed: int) -> tuple[float, float]:
-    """Median microseconds of legal_moves (uncached) and play, on states from random games."""
+def per_call(samples: int, seed: int) -> tuple[float, float, float]:
+    """Median microseconds of legal_moves (uncached), play and view (mid-game), on states from random games."""
     rng = random.Random(seed)
     pairs = []
     game = 0
@@ -57,7 +61,27 @@ def per_call(samples: int, seed: int) -> tuple[float, float]:
         t2 = time.perf_counter()
         legal_us.append((t1 - t0) * 1e6)
         play_us.append((t2 - t1) * 1e6)
-    return statistics.median(legal_us), statistics.median(play_us)
+    return statistics.median(legal_us), statistics.median(play_us), statistics.median(views(samples, seed))
+
+
+def views(samples: int, seed: int) -> list[float]:
+    """Microseconds of view(state, state.to_move) at decisions 10-19 of fresh games, viewing every decision."""
+    rng = random.Random(seed)
+    times = []
+    game = 0
+    while len(times) < samples:
+        state = goat.new_game(seed=seed + 20_000 + game)
+        game += 1
+        decision = 0
+        while not state.is_over:
+            t0 = time.perf_counter()
+            seen = goat.view(state, state.to_move)
+            t1 = time.perf_counter()
+            if 10 <= decision < 20:
+                times.append((t1 - t0) * 1e6)
+            state = goat.play(state, rng.choice(seen.legal_moves))
+            decision += 1
+    return times
 
 
 def _clone(state: goat.GameState) -> goat.GameState:
@@ -80,13 +104,15 @@ def main(argv: list[str] | None = None) -> int:
     playouts(200, 10**9 + args.seed)  # warm-up
     runs = [playouts(args.games, args.seed + run * args.games) for run in range(args.repeat)]
     seconds = statistics.median(s for s, _ in runs)
-    print(f"python {sys.version.split()[0]}, goat {goat.__version__}, {args.games} games x {args.repeat} runs")
+    print(f"python {sys.version.split()[0]}, goat {goat.__version__}, core {goat.build_info()}")
+    print(f"{args.games} games x {args.repeat} runs")
     decisions = statistics.median(d for _, d in runs)
     print(f"games/s      {args.games / seconds:12,.0f}")
     print(f"decisions/s  {decisions / seconds:12,.0f}   ({decisions / args.games:.1f} decisions per game)")
-    legal_us, play_us = per_call(args.samples, args.seed)
+    legal_us, play_us, view_us = per_call(args.samples, args.seed)
     print(f"legal_moves  {legal_us:9.2f} us per call (median, cache empty)")
     print(f"play         {play_us:9.2f} us per call (median)")
+    print(f"view         {view_us:9.2f} us per call (median, mid-game, seat to move)")
     return 0
 
 

@@ -75,6 +75,7 @@ __all__ = [
     "WAITED",
     "Core",
     "Fixed",
+    "Loose",
     "bits",
     "core_of",
     "deal",
@@ -153,12 +154,14 @@ def bits(mask: int) -> list[int]:
 def set_beats(new: int, top: int, trump: int) -> bool:
     """Whether the set ``new`` beats the set ``top`` (R6): the same size, and a one-to-one pairing in which
     every card of ``new`` beats its partner (R5).  A perfect matching of at most 4 + 4 cards."""
+    # (mask & (mask - 1) clears the lowest card: a cheap test of "one card" in both builds, where mypyc
+    # would call int.bit_count() by name.)
+    table = BEATERS[trump]
+    if not top & (top - 1):  # one card
+        return new != 0 and not new & (new - 1) and new & table[top.bit_length() - 1] != 0
     size = top.bit_count()
     if new.bit_count() != size:
         return False
-    table = BEATERS[trump]
-    if size == 1:
-        return new & table[top.bit_length() - 1] != 0
     if size == 2:
         # Hall's condition: each top card has a beater, and the two have two distinct beaters between them.
         low = top & -top
@@ -173,12 +176,8 @@ def set_beats(new: int, top: int, trump: int) -> bool:
             return False
         options.append(covering)
         top ^= low
-    options.sort(key=_bit_count)  # the most constrained top card first
+    options.sort(key=int.bit_count)  # the most constrained top card first
     return _match(options, 0, 0)
-
-
-def _bit_count(mask: int) -> int:
-    return mask.bit_count()
 
 
 def _match(options: list[int], i: int, used: int) -> bool:
@@ -226,9 +225,10 @@ MOLODKAS: Final[frozenset[int]] = frozenset(
 def holders_of(hands: tuple[int, ...], leader: int) -> tuple[int, ...]:
     """Seats holding a molodka at the start of a trick, closest to the leader first (R14)."""
     m = MOLODKAS
-    if hands[0] not in m and hands[1] not in m and hands[2] not in m and hands[3] not in m:
+    held: tuple[Any, ...] = hands  # (typed loosely: mypyc looks the hands up as they are, without boxing them again)
+    if held[0] not in m and held[1] not in m and held[2] not in m and held[3] not in m:
         return ()  # the common case
-    return tuple([seat for seat in ((leader + i) & 3 for i in range(4)) if hands[seat] in m])
+    return tuple([seat for seat in ((leader + i) & 3 for i in range(4)) if held[seat] in m])
 
 
 def decider(leader: int, played: int, holders: tuple[int, ...], waited: int) -> int:
@@ -263,6 +263,8 @@ DEFEAT: Final = 4
 
 #: ``(trump suit, trump card, dealer, deck, defeat)``.
 Fixed = tuple[Any, ...]
+#: A position typed loosely, for the kernel's hottest functions (see :func:`step`).
+Loose = tuple[Any, ...]
 #: A position (see the module's documentation for its parts).
 Core = tuple[
     tuple[int, ...],  # HANDS
@@ -356,8 +358,9 @@ def deal(deck: tuple[int, ...], trump_card: int, dealer: int, defeat: tuple[int,
     leader = (dealer + 1) & 3  # R9: the first to receive a card leads
     hands = first[4 - leader :] + first[: 4 - leader]  # seat s holds first[(s - leader) % 4]
     holders = holders_of(hands, leader)
-    fixed = fixed_part(SUIT_OF[trump_card], trump_card, dealer, deck, defeat)
-    return (hands, decider(leader, 0, holders, 0), leader, (), 0, holders, 0, deck[16:], (), None, fixed)
+    to_move = decider(leader, 0, holders, 0) if holders else leader
+    fixed = (SUIT_OF[trump_card], trump_card, dealer, deck, defeat)
+    return (hands, to_move, leader, (), 0, holders, 0, deck[16:], (), None, fixed)
 
 
 # --- legal moves (R10, R11, R14) ------------------------------------------------------------
@@ -395,7 +398,7 @@ def plays(core: Core, seat: int) -> list[int]:
     beat = BEAT << 2 | seat
     pass_ = PASS << 2 | seat
     table = BEATERS[core[FIXED][TRUMP]]
-    if top.bit_count() == 1:
+    if not top & (top - 1):  # one card
         rest = hand & table[top.bit_length() - 1]
         while rest:
             low = rest & -rest
@@ -423,7 +426,7 @@ def plays(core: Core, seat: int) -> list[int]:
                     if (low & first and high & second) or (low & second and high & first):
                         keys.append(subset << 5 | beat)
             else:
-                covers.sort(key=_bit_count)  # the most constrained top card first
+                covers.sort(key=int.bit_count)  # the most constrained top card first
                 for subset in options:
                     if _match([cover & subset for cover in covers], 0, 0):
                         keys.append(subset << 5 | beat)
@@ -439,8 +442,8 @@ M = TypeVar("M")
 # Runs of moves on one suit's cards, for legal_moves(): ``(code << 2 | suit) << 9 | chunk`` -> the
 # moves of kind-and-seat ``code`` (``kind << 2 | seat``) on the 9-bit ``chunk`` of that suit, in the
 # order of plays(): every non-empty subset, highest first, for LEAD; each card, lowest first, for
-# BEAT and PASS.  At most 3 x 4 x 4 x 512 entries, so it is warm after a few games and stays small.
-_RUNS: Final[dict[int, tuple[Any, ...]]] = {}
+# BEAT and PASS; None until first needed.  A list rather than a dict: indexing it boxes no int.
+_RUNS: Final[list[tuple[Any, ...] | None]] = [None] * (((PASS << 2 | 3) << 11 | 2047) + 1)
 
 
 def _run(index: int, interned: dict[int, M], make: Callable[[int], M]) -> tuple[M, ...]:
@@ -465,30 +468,33 @@ def _run(index: int, interned: dict[int, M], make: Callable[[int], M]) -> tuple[
     return run
 
 
-def legal_moves(core: Core, interned: dict[int, M], make: Callable[[int], M]) -> tuple[M, ...]:
+def legal_moves(core: Loose, interned: dict[int, M], make: Callable[[int], M]) -> tuple[M, ...]:
     """:func:`legal` as move objects: ``interned`` maps a key to its object, ``make(key)`` makes a missing one.
 
     The kernel makes no public values: :mod:`goat.moves` passes its table and factory in.  The
     commonest positions, a lead and a one-card answer, are put together from cached runs of one
     suit's moves (the same order as :func:`plays`); two-card answers are decided by Hall's condition.
     """
-    seat = core[TO_MOVE]
-    table = core[TABLE]
-    if seat < 0 or seat != (core[LEADER] + len(table)) & 3:
+    seat: int = core[TO_MOVE]
+    table: tuple[int, ...] = core[TABLE]
+    leader: int = core[LEADER]
+    if seat < 0 or seat != (leader + len(table)) & 3:
         return tuple([interned.get(key) or make(key) for key in legal(core)])
-    hand = core[HANDS][seat]
+    hand: int = core[HANDS][seat]
+    holders: tuple[int, ...] = core[HOLDERS]
     runs = _RUNS
     moves: tuple[M, ...] = ()
     if not table:
         base = seat << 11  # LEAD is 0
     else:
-        top = core[TOP] >> 5
-        if top.bit_count() != 1 or seat in core[HOLDERS]:
-            if top.bit_count() == 2 and seat not in core[HOLDERS]:
-                return _pairs(hand, top, seat, core[FIXED][TRUMP], interned, make)
+        top_key: int = core[TOP]
+        top = top_key >> 5
+        trump: int = core[FIXED][TRUMP]
+        if top & (top - 1) or seat in holders:  # more than one card, or a molodka to offer
+            if top.bit_count() == 2 and seat not in holders:
+                return _pairs(hand, top, seat, trump, interned, make)
             return tuple([interned.get(key) or make(key) for key in plays(core, seat)])
         card = top.bit_length() - 1
-        trump = core[FIXED][TRUMP]
         beating = hand & BEATERS[trump][card]
         if beating:  # higher cards of the led suit and trumps (unless trumps were led), lowest first
             base = (BEAT << 2 | seat) << 11
@@ -497,84 +503,96 @@ def legal_moves(core: Core, interned: dict[int, M], make: Callable[[int], M]) ->
             chunk = beating >> (9 * low) & 511
             if chunk:
                 index = base | low << 9 | chunk
-                moves = runs.get(index) or _run(index, interned, make)
+                moves = runs[index] or _run(index, interned, make)
             if high != low:
                 chunk = beating >> (9 * high) & 511
                 if chunk:
                     index = base | high << 9 | chunk
-                    moves += runs.get(index) or _run(index, interned, make)
+                    moves += runs[index] or _run(index, interned, make)
         base = (PASS << 2 | seat) << 11
     chunk = hand & 511
     if chunk:
         index = base | chunk
-        moves += runs.get(index) or _run(index, interned, make)
+        moves += runs[index] or _run(index, interned, make)
     chunk = hand >> 9 & 511
     if chunk:
         index = base | 512 | chunk
-        moves += runs.get(index) or _run(index, interned, make)
+        moves += runs[index] or _run(index, interned, make)
     chunk = hand >> 18 & 511
     if chunk:
         index = base | 1024 | chunk
-        moves += runs.get(index) or _run(index, interned, make)
+        moves += runs[index] or _run(index, interned, make)
     chunk = hand >> 27
     if chunk:
         index = base | 1536 | chunk
-        moves += runs.get(index) or _run(index, interned, make)
+        moves += runs[index] or _run(index, interned, make)
     return moves
 
 
 def _pairs(
     hand: int, top: int, seat: int, trump: int, interned: dict[int, M], make: Callable[[int], M]
 ) -> tuple[M, ...]:
-    """The moves of a two-card answer by a seat without a molodka: the beats, then the passes."""
+    """The moves of a two-card answer by a seat without a molodka: the beats, then the passes, each in
+    :func:`subsets` order (the pairs of the hand's cards, lowest first)."""
     table = BEATERS[trump]
     low = top & -top
-    first = hand & table[low.bit_length() - 1]
-    second = hand & table[(top ^ low).bit_length() - 1]
-    options = subsets(hand, 2)
-    moves: list[M] = []
-    if first and second:
-        code = BEAT << 2 | seat
-        for subset in options:
-            # Hall's condition for two cards: one beats the first top card and the other the second.
-            low = subset & -subset
-            high = subset ^ low
-            if (low & first and high & second) or (low & second and high & first):
-                key = subset << 5 | code
-                moves.append(interned.get(key) or make(key))
-    code = PASS << 2 | seat
-    for subset in options:
-        key = subset << 5 | code
-        moves.append(interned.get(key) or make(key))
-    return tuple(moves)
+    first = hand & table[low.bit_length() - 1]  # the hand's cards that beat the lower top card
+    second = hand & table[(top ^ low).bit_length() - 1]  # and the higher
+    can_beat = first != 0 and second != 0
+    singles: list[int] = []
+    rest = hand
+    while rest:
+        low = rest & -rest
+        singles.append(low)
+        rest ^= low
+    beat = BEAT << 2 | seat
+    pass_ = PASS << 2 | seat
+    beats: list[M] = []
+    passes: list[M] = []
+    count = len(singles)
+    for i in range(count - 1):
+        x = singles[i]
+        for j in range(i + 1, count):
+            y = singles[j]
+            pair = (x | y) << 5
+            # Hall's condition for two cards: one beats the lower top card and the other the higher.
+            if can_beat and ((x & first and y & second) or (x & second and y & first)):
+                key = pair | beat
+                beats.append(interned.get(key) or make(key))
+            key = pair | pass_
+            passes.append(interned.get(key) or make(key))
+    return (*beats, *passes)
 
 
 # --- playing a move (R10–R17) ------------------------------------------------------------------
 
 
-def step(core: Core, key: int) -> Core | None:
+def step(core: Loose, key: int) -> Loose | None:
     """The position after the move ``key``, or ``None`` if the rules forbid it here.
 
-    Legal exactly when ``key in legal(core)``; the property tests check that the two agree.
+    Legal exactly when ``key in legal(core)``; the property tests check that the two agree.  (A
+    :data:`Loose` position in and out: see the module's note on types.)
     """
     seat = key & 3
-    if seat != core[TO_MOVE]:  # also once the game is over (-1)
+    to_move: int = core[TO_MOVE]
+    if seat != to_move:  # also once the game is over (-1)
         return None
     kind = key >> 2 & 7
     mask = key >> 5
-    hands = core[HANDS]
-    leader = core[LEADER]
-    table = core[TABLE]
+    hands: tuple[Any, ...] = core[HANDS]
+    leader: int = core[LEADER]
+    table: tuple[int, ...] = core[TABLE]
+    holders: tuple[int, ...] = core[HOLDERS]
     played = len(table)
-    log = (key, core[LOG])
+    boxed: Any = key  # (the key as one object, for the tuples below: mypyc would box it for each)
+    log = (boxed, core[LOG])
     if seat != (leader + played) & 3:  # a holder asked before another seat's play (R14)
         if kind == WAIT and not mask:
-            holders = core[HOLDERS]
-            waited = core[WAITED] + 1
+            waited: int = core[WAITED] + 1
             return (
                 hands,
                 decider(leader, played, holders, waited),
-                leader,
+                core[LEADER],
                 table,
                 core[TOP],
                 holders,
@@ -587,28 +605,33 @@ def step(core: Core, key: int) -> Core | None:
         if kind == MOLODKA and mask == start_hand(core, seat):
             return _molodka(core, key, seat, mask, log)
         return None
-    hand = hands[seat]
+    hand: int = hands[seat]
     if not mask or mask & ~hand:
         return None
+    top: Any
     if not table:
         if kind != LEAD or mask & SUIT_MASK[SUIT_OF[(mask & -mask).bit_length() - 1]] != mask:
             return None  # a lead is cards of one suit (R10)
-        top = key
-        holders = () if mask.bit_count() == 4 else core[HOLDERS]  # a four-card lead is the trick's molodka (R14)
+        top = boxed
+        three = mask & (mask - 1)
+        three &= three - 1
+        # Four cards (a hand holds at most four): the trick's molodka (R14), and no other can be declared.
+        if three & (three - 1):
+            holders = ()
     else:
         top = core[TOP]
         if kind == PASS:
-            if mask.bit_count() != (top >> 5).bit_count():
-                return None
+            led: int = top >> 5
+            if mask & (mask - 1) if not led & (led - 1) else mask.bit_count() != led.bit_count():
+                return None  # not as many cards as the lead (R11)
         elif kind == BEAT:
             if not set_beats(mask, top >> 5, core[FIXED][TRUMP]):
                 return None
-            top = key
-        elif kind == MOLODKA and seat in core[HOLDERS] and mask == hand:
+            top = boxed
+        elif kind == MOLODKA and seat in holders and mask == hand:
             return _molodka(core, key, seat, mask, log)
         else:
             return None
-        holders = core[HOLDERS]
     hand ^= mask
     if seat == 0:
         hands = (hand, hands[1], hands[2], hands[3])
@@ -622,8 +645,8 @@ def step(core: Core, key: int) -> Core | None:
         return (
             hands,
             decider(leader, played + 1, holders, 0) if holders else (seat + 1) & 3,
-            leader,
-            (*table, key),
+            core[LEADER],
+            table + (boxed,),  # noqa: RUF005 - mypyc builds (*table, boxed) through a list
             top,
             holders,
             0,
@@ -632,7 +655,7 @@ def step(core: Core, key: int) -> Core | None:
             log,
             core[FIXED],
         )
-    return _end_trick(core, (*table, key), hands, top & 3, log)
+    return _end_trick(core, table + (boxed,), hands, top & 3, log)  # noqa: RUF005 - as above
 
 
 def _molodka(core: Core, key: int, seat: int, mask: int, log: Any) -> Core:
@@ -657,19 +680,33 @@ def _molodka(core: Core, key: int, seat: int, mask: int, log: Any) -> Core:
     )
 
 
-def _end_trick(core: Core, table: tuple[int, ...], hands: tuple[int, ...], winner: int, log: Any) -> Core:
+def _end_trick(core: Loose, table: tuple[int, ...], hands: tuple[int, ...], winner: int, log: Any) -> Loose:
     """The fourth play ends the trick (R13); then the draw (R15), and the winner leads (R16) unless the game is over."""
-    tricks = (*core[TRICKS], (table, winner))
+    tricks = core[TRICKS] + ((table, winner),)
     stock = core[STOCK]
-    rounds = min(4 - hands[0].bit_count(), len(stock) >> 2)  # hands always hold equal numbers of cards
-    if rounds:
-        h = [hands[0], hands[1], hands[2], hands[3]]
-        for position in range(4 * rounds):  # one card at a time, the winner first (R15)
-            h[(winner + position) & 3] |= 1 << stock[position]
-        stock = stock[4 * rounds :]
-        hands = (h[0], h[1], h[2], h[3])
-    elif not hands[0]:  # R17: stock and hands are empty
-        return (hands, -1, winner, (), 0, (), 0, stock, tricks, log, core[FIXED])
+    if not stock:
+        if not hands[0]:  # R17: stock and hands are empty (hands always hold equal numbers of cards)
+            return (hands, -1, winner, (), 0, (), 0, stock, tricks, log, core[FIXED])
+    else:
+        # One card at a time, the winner first (R15), a round for each card played while the stock lasts:
+        # the i-th seat from the winner draws stock[i], stock[i + 4], ...
+        end = 4 * min(4 - hands[0].bit_count(), len(stock) >> 2)
+        d0 = d1 = d2 = d3 = 0
+        for i in range(0, end, 4):
+            d0 |= 1 << stock[i]
+            d1 |= 1 << stock[i + 1]
+            d2 |= 1 << stock[i + 2]
+            d3 |= 1 << stock[i + 3]
+        stock = stock[end:]
+        h0, h1, h2, h3 = hands[0], hands[1], hands[2], hands[3]
+        if winner == 0:
+            hands = (h0 | d0, h1 | d1, h2 | d2, h3 | d3)
+        elif winner == 1:
+            hands = (h0 | d3, h1 | d0, h2 | d1, h3 | d2)
+        elif winner == 2:
+            hands = (h0 | d2, h1 | d3, h2 | d0, h3 | d1)
+        else:
+            hands = (h0 | d1, h1 | d2, h2 | d3, h3 | d0)
     holders = holders_of(hands, winner)
     to_move = decider(winner, 0, holders, 0) if holders else winner
     return (hands, to_move, winner, (), 0, holders, 0, stock, tricks, log, core[FIXED])

@@ -205,7 +205,9 @@ def _play_all(state: GameState, moves: Iterable[Move | str]) -> GameState:
 
 # --- legal_moves ----------------------------------------------------------------
 
-_set_legal = GameState.__dict__["_legal"].__set__
+# The legal moves of the last state asked about, as one (state, moves) pair replaced whole: a game loop asks
+# again for the state it is at (the referee, then the view it hands a bot), hardly ever for an older one.
+_last: tuple[GameState | None, tuple[Move, ...]] = (None, ())
 
 
 def legal_moves(state: GameState) -> tuple[Move, ...]:
@@ -217,13 +219,15 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
     (R6, R11), every pass (any ``k`` cards, R11) and, if it holds one and the
     trick has none yet, its molodka (R14).
     """
+    global _last
     if state.__class__ is not GameState:
         raise TypeError(f"legal_moves() takes a GameState, not {type(state).__name__}")
-    cached = state._legal
-    if cached is None:
-        cached = kernel_legal_moves(state._core, MOVES, make_move)
-        _set_legal(state, cached)
-    return cached
+    last = _last
+    if last[0] is state:
+        return last[1]
+    moves = kernel_legal_moves(state._core, MOVES, make_move)
+    _last = (state, moves)
+    return moves
 
 
 # --- play -----------------------------------------------------------------------

@@ -111,8 +111,6 @@ class GameState:
 
     #: The kernel's position (see :mod:`goat._kernel`); :func:`state_of` makes a state of one.
     _core: Core
-    # legal_moves() fills this cache on first use; it is not part of the value.
-    _legal: tuple[Move, ...] | None = attrs.field(default=None, eq=False, hash=False)
 
     @property
     def hands(self) -> tuple[frozenset[Card], ...]:
@@ -231,14 +229,12 @@ class GameState:
 
 
 _new = object.__new__
-# The slots' own setters: cheaper than object.__setattr__, which must find them by name first.
+# The slot's own setter: cheaper than object.__setattr__, which must find it by name first.
 _set_core = GameState.__dict__["_core"].__set__
-_set_legal = GameState.__dict__["_legal"].__set__
 
 
 def state_of(core: Core) -> GameState:
     """A state holding the kernel position ``core``, made without attrs' ``__init__`` (the hot path)."""
     state = _new(GameState)
     _set_core(state, core)
-    _set_legal(state, None)
     return state

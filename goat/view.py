@@ -17,9 +17,26 @@ any sign that another seat was asked about a molodka and waited.
 
 from __future__ import annotations
 
+from typing import Any, Final
+
 import attrs
 
-from goat._core import FIXED, HANDS, LEADER, LOG, PASS, STOCK, TABLE, TO_MOVE, TRICKS, TRUMP_CARD, WAIT, plays
+from goat._core import (
+    DEALER,
+    DEFEAT,
+    FIXED,
+    HANDS,
+    LEADER,
+    LOG,
+    MOLODKA,
+    PASS,
+    STOCK,
+    TABLE,
+    TO_MOVE,
+    TRICKS,
+    TRUMP_CARD,
+    plays,
+)
 from goat.cards import DECK, Card, Suit, cards_of
 from goat.moves import Move, MoveKind, move_by_key
 from goat.rules import legal_moves
@@ -113,23 +130,27 @@ class PlayerView:
 
 
 # Seen moves and tricks are shared between views: they are values, and building them afresh costs.
-# Each is keyed by what its viewer may know of it, never by a hidden card: whether two views hold the
-# same object must not tell a bot whether two face-down passes held the same cards (R23).  A move
-# seen face up is keyed by its kernel key; another seat's pass by a negative number made of its seat
-# and size alone.
+# Each object is chosen by what its viewer may know, never by a hidden card: whether two views hold the
+# same object must not tell a bot whether two face-down passes held the same cards (R23).  _SEEN holds
+# the objects, by a code of what is seen: a face-up move's kernel key, or for another seat's pass a
+# negative number made of its seat and size alone.  _SEEN_BY finds a viewer's object fast: by
+# ``key << 2 | viewer`` (_DROPPED for another seat's WAIT, which leaves no trace).  The seen tricks are
+# _SEEN_TRICKS', by the codes of their plays and the winner.
 _SEEN: dict[int, SeenMove] = {}
+_SEEN_BY: dict[int, SeenMove] = {}
 _SEEN_TRICKS: dict[tuple[int, ...], SeenTrick] = {}
+_LIMIT = 200_000  # entries per cache: bounded memory for long simulations
 
 
-def _seen_key(key: int, seat: int) -> int:
+def _seen_code(key: int, seat: int) -> int:
     """What ``seat`` may know of the move ``key``, as a key of ``_SEEN``."""
     if key >> 2 & 7 == PASS and key & 3 != seat:
         return -1 - ((key >> 5).bit_count() << 2 | key & 3)
     return key
 
 
-def _seen(code: int) -> SeenMove:
-    """The shared seen move of a ``_SEEN`` key."""
+def _seen_move(code: int) -> SeenMove:
+    """The shared seen move of a ``_SEEN`` code."""
     found = _SEEN.get(code)
     if found is None:
         if code < 0:
@@ -137,37 +158,101 @@ def _seen(code: int) -> SeenMove:
         else:
             move = move_by_key(code)
             found = SeenMove(move.kind, move.seat, len(move.cards), move.cards)
-        if len(_SEEN) > 200_000:  # bounded memory for long simulations
+        if len(_SEEN) > _LIMIT:
             _SEEN.clear()
         _SEEN[code] = found
     return found
 
 
-def _seen_trick(keys: tuple[int, ...], winner: int, seat: int) -> SeenTrick:
-    codes = (*[_seen_key(key, seat) for key in keys], winner)
+def _seen(key: int, seat: int) -> SeenMove:
+    """What ``seat`` sees of the move ``key``: :data:`_DROPPED` for another seat's WAIT (R14, R23)."""
+    found = _SEEN_BY.get(key << 2 | seat)
+    if found is None:
+        kind = key >> 2 & 7
+        if key & 3 == seat or kind < PASS or kind == MOLODKA:  # seen face up
+            found = _SEEN.get(key) or _seen_move(key)
+        elif kind == PASS:
+            found = _seen_move(-1 - ((key >> 5).bit_count() << 2 | key & 3))
+        else:  # another seat's WAIT
+            found = _DROPPED
+        if len(_SEEN_BY) > _LIMIT:
+            _SEEN_BY.clear()
+        _SEEN_BY[key << 2 | seat] = found
+    return found
+
+
+#: Stands for a move a viewer does not see at all; never in a view.
+_DROPPED: Final = SeenMove(MoveKind.WAIT, -1, 0, frozenset())
+
+
+def _seen_trick(trick: tuple[tuple[int, ...], int], seat: int) -> SeenTrick:
+    """What ``seat`` sees of a finished trick, a kernel ``(keys, winner)`` entry."""
+    keys, winner = trick
+    codes = (*[_seen_code(key, seat) for key in keys], winner)
     found = _SEEN_TRICKS.get(codes)
     if found is None:
-        found = SeenTrick(tuple([_seen(code) for code in codes[:-1]]), winner)
-        if len(_SEEN_TRICKS) > 200_000:  # bounded memory for long simulations
+        found = SeenTrick(tuple([_seen_move(code) for code in codes[:-1]]), winner)
+        if len(_SEEN_TRICKS) > _LIMIT:
             _SEEN_TRICKS.clear()
         _SEEN_TRICKS[codes] = found
+    if len(_SEEN_TRICK_BY) > _PARTS_LIMIT:
+        _SEEN_TRICK_BY.clear()
+    _SEEN_TRICK_BY[id(trick) << 2 | seat] = (trick, found)
     return found
+
+
+# A seat's seen history at a state, and its seen tricks, kept for its next view of a later state of the same
+# game (a referee asks for one at every decision): by ``id(part) << 2 | seat`` of the kernel's log node or
+# trick entry, with the part itself, which keeps the id from being reused while the entry lives.
+_HISTORIES: dict[int, tuple[object, tuple[SeenMove, ...]]] = {}
+_SEEN_TRICK_BY: dict[int, tuple[object, SeenTrick]] = {}
+_PARTS_LIMIT = 4096  # entries: a few dozen games at a time (each entry keeps its game's log alive)
+
+
+def _history(log: Any, seat: int) -> tuple[SeenMove, ...]:
+    """What ``seat`` sees of the moves of a kernel log (newest first): from the longest one it saw before."""
+    histories = _HISTORIES
+    seen_by = _SEEN_BY.get
+    end = log
+    new = []
+    history: tuple[SeenMove, ...] = ()
+    while log is not None:
+        known = histories.get(id(log) << 2 | seat)
+        if known is not None and known[0] is log:
+            history = known[1]
+            break
+        key, log = log
+        found = seen_by(key << 2 | seat) or _seen(key, seat)
+        if found is not _DROPPED:
+            new.append(found)
+    if not new:
+        return history
+    new.reverse()
+    history += tuple(new)
+    if len(histories) > _PARTS_LIMIT:
+        histories.clear()
+    histories[id(end) << 2 | seat] = (end, history)
+    return history
+
+
+def _tricks(tricks: tuple[tuple[tuple[int, ...], int], ...], seat: int) -> tuple[SeenTrick, ...]:
+    """What ``seat`` sees of a position's finished tricks."""
+    trick_by = _SEEN_TRICK_BY.get
+    seen = []
+    for trick in tricks:
+        known = trick_by(id(trick) << 2 | seat)
+        seen.append(known[1] if known is not None and known[0] is trick else _seen_trick(trick, seat))
+    return tuple(seen)
 
 
 def view(state: GameState, seat: int) -> PlayerView:
     """What ``seat`` may see of ``state`` (R23)."""
     if not isinstance(state, GameState):
         raise TypeError(f"view() takes a GameState, not {type(state).__name__}")
-    check_seat(seat, "view()'s seat")
+    if seat.__class__ is not int or not 0 <= seat <= 3:
+        check_seat(seat, "view()'s seat")
     core = state._core
-    history = []
-    log = core[LOG]
-    while log is not None:
-        key, log = log
-        # Another seat's WAIT is the one move that is dropped altogether (R14).
-        if key >> 2 & 7 != WAIT or key & 3 == seat:
-            history.append(_seen(_seen_key(key, seat)))
-    history.reverse()
+    history = _history(core[LOG], seat)
     to_move = core[TO_MOVE]
     table = core[TABLE]
     to_play = None if to_move < 0 else (core[LEADER] + len(table)) & 3
@@ -179,18 +264,19 @@ def view(state: GameState, seat: int) -> PlayerView:
         moves = ()
     hands = core[HANDS]
     fixed = core[FIXED]
+    seen_by = _SEEN_BY.get
     return PlayerView(
         seat,
         cards_of(hands[seat]),
         DECK[fixed[TRUMP_CARD]],
-        state.dealer,
+        fixed[DEALER],
         core[LEADER],
         to_play,
         len(core[STOCK]),
         (hands[0].bit_count(), hands[1].bit_count(), hands[2].bit_count(), hands[3].bit_count()),
-        tuple([_seen(_seen_key(key, seat)) for key in table]),
-        tuple([_seen_trick(keys, winner, seat) for keys, winner in core[TRICKS]]),
-        tuple(history),
-        state.defeat,
+        tuple([seen_by(key << 2 | seat) or _seen(key, seat) for key in table]),
+        _tricks(core[TRICKS], seat),
+        history,
+        fixed[DEFEAT],
         moves,
     )

@@ -620,12 +620,13 @@ def step(core: Loose, key: int) -> Loose | None:
             holders = ()
     else:
         top = core[TOP]
+        led: int = top
+        led >>= 5  # the top play's cards
         if kind == PASS:
-            led: int = top >> 5
             if mask & (mask - 1) if not led & (led - 1) else mask.bit_count() != led.bit_count():
                 return None  # not as many cards as the lead (R11)
         elif kind == BEAT:
-            if not set_beats(mask, top >> 5, core[FIXED][TRUMP]):
+            if not set_beats(mask, led, core[FIXED][TRUMP]):
                 return None
             top = boxed
         elif kind == MOLODKA and seat in holders and mask == hand:
@@ -655,7 +656,8 @@ def step(core: Loose, key: int) -> Loose | None:
             log,
             core[FIXED],
         )
-    return _end_trick(core, table + (boxed,), hands, top & 3, log)  # noqa: RUF005 - as above
+    winner: int = top
+    return _end_trick(core, table + (boxed,), hands, winner & 3, log)  # noqa: RUF005 - as above
 
 
 def _molodka(core: Core, key: int, seat: int, mask: int, log: Any) -> Core:
@@ -683,7 +685,7 @@ def _molodka(core: Core, key: int, seat: int, mask: int, log: Any) -> Core:
 def _end_trick(core: Loose, table: tuple[int, ...], hands: tuple[int, ...], winner: int, log: Any) -> Loose:
     """The fourth play ends the trick (R13); then the draw (R15), and the winner leads (R16) unless the game is over."""
     tricks = core[TRICKS] + ((table, winner),)
-    stock = core[STOCK]
+    stock: tuple[int, ...] = core[STOCK]
     if not stock:
         if not hands[0]:  # R17: stock and hands are empty (hands always hold equal numbers of cards)
             return (hands, -1, winner, (), 0, (), 0, stock, tricks, log, core[FIXED])

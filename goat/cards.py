@@ -190,6 +190,12 @@ class Card:
 
     _repr_pretty_ = pretty_by_repr
 
+    def _repr_svg_(self) -> str:
+        """The card as a picture: how Jupyter and IPython-based tools show it (see :mod:`goat.svg`)."""
+        from goat import svg  # imported when drawn: goat.svg builds on this module
+
+        return svg.card(self)
+
     # Equality, hashing and order go by the index alone: it is the card.
     def __eq__(self, other: object) -> bool:
         if other.__class__ is Card:

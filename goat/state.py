@@ -75,6 +75,13 @@ class Trick:
 
     _repr_pretty_ = pretty_by_repr
 
+    def _repr_svg_(self) -> str:
+        """The trick as a picture (who played what, the top play marked; trumps unmarked: a trick alone
+        does not know its game's trump).  Jupyter and IPython-based tools show it (see :mod:`goat.svg`)."""
+        from goat import svg  # imported when drawn: goat.svg builds on this module
+
+        return svg.trick(self)
+
 
 _TRICKS: dict[tuple[tuple[int, ...], int], Trick] = {}
 
@@ -226,6 +233,12 @@ class GameState:
         )
 
     _repr_pretty_ = pretty_by_repr
+
+    def _repr_svg_(self) -> str:
+        """The whole table as a picture: how Jupyter and IPython-based tools show a state (:func:`goat.svg.table`)."""
+        from goat import svg  # imported when drawn: goat.svg builds on this module
+
+        return svg.table(self)
 
 
 _new = object.__new__

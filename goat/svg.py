@@ -189,7 +189,7 @@ _YOUR_VERBS: Final = {
 }
 
 
-def _plays(plays: Sequence[Move | SeenMove], x: float, y: float, *, trump: Suit, viewer: int | None) -> str:
+def _plays(plays: Sequence[Move | SeenMove], x: float, y: float, *, trump: Suit | None, viewer: int | None) -> str:
     """The plays of a trick in a row of groups: who played, and the cards (face-down ones as backs)."""
     parts = []
     top = _top(plays) if plays else -1
@@ -222,11 +222,17 @@ def _plays_width(plays: Sequence[Move | SeenMove]) -> float:
 
 
 def trick(
-    plays: Trick | Sequence[Move | SeenMove], trump: Suit, *, viewer: int | None = None, standalone: bool = True
+    plays: Trick | Sequence[Move | SeenMove],
+    trump: Suit | None = None,
+    *,
+    viewer: int | None = None,
+    standalone: bool = True,
 ) -> str:
     """A trick, finished (a :class:`~goat.Trick`) or on the table: each play with its seat, the top play marked.
 
-    Seen moves of other seats' passes (from a :class:`~goat.PlayerView`) are drawn as card backs.
+    Seen moves of other seats' passes (from a :class:`~goat.PlayerView`) are drawn as card backs.  With
+    ``trump``, trumps are marked; a :class:`~goat.Trick` alone does not know its game's trump, so its
+    picture in a notebook marks none.
     """
     moves: Sequence[Move | SeenMove] = plays.plays if isinstance(plays, Trick) else plays
     width = _plays_width(moves) + 8

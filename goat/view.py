@@ -128,6 +128,13 @@ class PlayerView:
         """Whether the game has ended (R17)."""
         return self.to_play is None
 
+    def _repr_svg_(self) -> str:
+        """What this seat sees, as a picture (other hands as backs): how Jupyter and IPython-based tools
+        show a view (see :func:`goat.svg.view`)."""
+        from goat import svg  # imported when drawn: goat.svg builds on this module
+
+        return svg.view(self)
+
 
 # Seen moves and tricks are shared between views: they are values, and building them afresh costs.
 # Each object is chosen by what its viewer may know, never by a hidden card: whether two views hold the

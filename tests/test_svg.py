@@ -78,3 +78,28 @@ def test_another_seats_pass_is_drawn_face_down_in_a_view() -> None:
     other = (passer.seat + 1) % 4
     assert not {str(c) for c in passer.cards} & set(cards_drawn(svg.view(goat.view(state, other))))
     assert {str(c) for c in passer.cards} <= set(cards_drawn(svg.view(goat.view(state, passer.seat))))
+
+
+def test_notebooks_show_cards_tricks_tables_and_views_as_pictures() -> None:
+    """IPython's own display formatter (what Jupyter calls) finds an SVG picture for each value, and each
+    picture is the one goat.svg draws: the table of ``new_game(seed=1)`` holds its 16 cards, a view hides."""
+    from IPython.core.formatters import DisplayFormatter
+
+    state = goat.new_game(seed=1)
+    for _ in range(4):
+        state = goat.play(state, goat.legal_moves(state)[0])
+    seen = goat.view(state, 1)
+    formatter = DisplayFormatter()
+    values = (goat.Card.from_str("10H"), state.tricks[0], state, seen)
+    for value in values:
+        shown, _ = formatter.format(value)
+        assert shown["image/svg+xml"] == value._repr_svg_()  # type: ignore[attr-defined]
+        assert shown["text/plain"] == repr(value)  # the text stays the pasteable repr
+        parse(shown["image/svg+xml"])
+    assert cards_drawn(goat.Card.from_str("10H")._repr_svg_()) == Counter({"10H": 1})
+    assert cards_drawn(state.tricks[0]._repr_svg_()) == Counter(str(c) for p in state.tricks[0].plays for c in p.cards)
+    table = cards_drawn(goat.new_game(seed=1)._repr_svg_())
+    assert sum(n for name, n in table.items() if name != "back") == 16 + 1  # four hands and the trump card
+    hidden = {str(c) for other in (0, 2, 3) for c in state.hands[other]} - {str(state.trump_card)}
+    assert not hidden & set(cards_drawn(seen._repr_svg_()))
+    assert {str(c) for c in state.hands[1]} <= set(cards_drawn(seen._repr_svg_()))

@@ -8,6 +8,7 @@ Install with ``pip install 'goat-cards[cli]'``.  Exit status: 0 on success,
 from __future__ import annotations
 
 import datetime
+import platform
 import random
 import sys
 from concurrent.futures import ProcessPoolExecutor
@@ -109,7 +110,12 @@ SPEC_HELP = "A strategy name, with options in brackets if it takes any: 'ismcts[
 
 
 @click.group(context_settings=CONTEXT)
-@click.version_option(goat.__version__, prog_name="goat")
+@click.version_option(
+    goat.__version__,
+    prog_name="goat",
+    # Which core runs matters to anyone timing bots: say it with the version.
+    message=f"%(prog)s %(version)s (core: {goat.build_info()}; Python {platform.python_version()})",
+)
 def main() -> None:
     """Goat (Kozel), the Russian trick-taking card game: play it, pit bots against each other, replay games.
 

@@ -264,7 +264,16 @@ def test_importing_the_cli_module_without_its_extra_is_an_import_error_naming_it
 
 def test_python_dash_m_goat_runs_the_command() -> None:
     done = subprocess.run([sys.executable, "-m", "goat", "--version"], capture_output=True, text=True, check=True)
-    assert done.stdout.startswith("goat, version ")
+    assert done.stdout.startswith(f"goat {goat.__version__} (core: {goat.build_info()}; Python ")
+
+
+def test_the_version_says_which_core_runs() -> None:
+    """With GOAT_PURE_PYTHON=1 at import time the pure core runs, and --version says so (issue 13)."""
+    environment = {**os.environ, "GOAT_PURE_PYTHON": "1"}
+    done = subprocess.run(
+        [sys.executable, "-m", "goat", "--version"], capture_output=True, text=True, check=True, env=environment
+    )
+    assert "(core: pure (GOAT_PURE_PYTHON=1); Python " in done.stdout
 
 
 def test_play_shows_names_in_brackets_literally_and_speaks_to_the_person() -> None:

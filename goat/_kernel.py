@@ -54,6 +54,7 @@ __all__ = [
     "FULL",
     "HANDS",
     "HOLDERS",
+    "KEEP",
     "LEAD",
     "LEADER",
     "LOG",
@@ -77,6 +78,7 @@ __all__ = [
     "Fixed",
     "Loose",
     "bits",
+    "cheapest",
     "core_of",
     "deal",
     "decider",
@@ -85,7 +87,9 @@ __all__ = [
     "legal",
     "legal_moves",
     "mask_points",
+    "playout",
     "plays",
+    "rollout_answer",
     "set_beats",
     "shuffled",
     "start_hand",
@@ -712,3 +716,152 @@ def _end_trick(core: Loose, table: tuple[int, ...], hands: tuple[int, ...], winn
     holders = holders_of(hands, winner)
     to_move = decider(winner, 0, holders, 0) if holders else winner
     return (hands, to_move, winner, (), 0, holders, 0, stock, tricks, log, core[FIXED])
+
+
+# --- playouts for search -----------------------------------------------------------------
+# A search finishes thousands of games per decision from sampled worlds: its rollout is hot
+# code, so it lives here and is compiled with the rules.  It plays on the masks alone (no
+# position is built); every move it makes is legal (tests/test_ismcts.py replays them).
+
+#: ``KEEP[trump][card]``: how much a card is worth keeping, lowest passed first: points, then
+#: rank, trumps last.
+KEEP: Final[tuple[tuple[int, ...], ...]] = tuple(
+    tuple(POINTS[c] * 3 + c % 9 + (30 if SUIT_OF[c] == t else 0) for c in range(36)) for t in range(4)
+)
+
+
+def _keep_value(mask: int, keep: tuple[int, ...]) -> int:
+    value = 0
+    while mask:
+        low = mask & -mask
+        value += keep[low.bit_length() - 1]
+        mask ^= low
+    return value
+
+
+def cheapest(hand: int, size: int, keep: tuple[int, ...]) -> int:
+    """The ``size`` cards of ``hand`` least worth keeping (ties: the lower card)."""
+    if size == 1:  # the common case, without sorting
+        best = 0
+        best_value = 1 << 30
+        while hand:
+            low = hand & -hand
+            value = keep[low.bit_length() - 1]
+            if value < best_value:
+                best = low
+                best_value = value
+            hand ^= low
+        return best
+    cards: list[int] = []
+    while hand:
+        low = hand & -hand
+        cards.append(low)
+        hand ^= low
+    cards.sort(key=lambda bit: keep[bit.bit_length() - 1])
+    chosen = 0
+    for bit in cards[:size]:
+        chosen |= bit
+    return chosen
+
+
+def rollout_answer(hand: int, size: int, top: int, trump: int, keep: tuple[int, ...]) -> int:
+    """The cheapest beat of ``top`` in ``hand`` (side suits before trumps for one card), or 0 if none."""
+    if size == 1:
+        options = hand & BEATERS[trump][top.bit_length() - 1]
+        if not options:
+            return 0
+        side = options & ~SUIT_MASK[trump]
+        pool = side if side else options
+        return pool & -pool
+    best = 0
+    best_value = 1 << 30
+    for subset in subsets(hand, size):
+        if set_beats(subset, top, trump):
+            value = _keep_value(subset, keep)
+            if value < best_value:
+                best = subset
+                best_value = value
+    return best
+
+
+def playout(core: Loose, random: Callable[[], float]) -> tuple[int, int, int, int]:
+    """Finish the game from ``core`` with the search's fast policy; return points and tricks by team.
+
+    Every lead is one random card (``random()`` picks it); an answer to an opponent's top play beats
+    it as cheaply as it can (:func:`rollout_answer`), else passes the cards least worth keeping
+    (:func:`cheapest`); molodka holders wait.  All of these are legal moves (R10–R15).
+    """
+    hands: list[int] = list(core[HANDS])
+    stock: tuple[int, ...] = core[STOCK]
+    drawn = 0
+    trump: int = core[FIXED][TRUMP]
+    keep = KEEP[trump]
+    points0 = points1 = tricks0 = tricks1 = 0
+    for trick in core[TRICKS]:
+        pile = 0
+        for key in trick[0]:
+            pile |= key >> 5
+        winner: int = trick[1]
+        if winner & 1:
+            points1 += mask_points(pile)
+            tricks1 += 1
+        else:
+            points0 += mask_points(pile)
+            tricks0 += 1
+    leader: int = core[LEADER]
+    table: tuple[int, ...] = core[TABLE]
+    size = 0
+    top_mask = 0
+    top_seat = 0
+    pile = 0
+    played = len(table)
+    if table:
+        first: int = table[0]
+        size = (first >> 5).bit_count()
+        top: int = core[TOP]
+        top_mask = top >> 5
+        top_seat = top & 3
+        for key in table:
+            pile |= key >> 5
+    while True:
+        if played == 0:
+            hand = hands[leader]
+            if not hand:
+                break
+            pick = int(random() * hand.bit_count())
+            while pick:  # the pick-th card of the hand, lowest first
+                hand &= hand - 1
+                pick -= 1
+            top_mask = hand & -hand
+            top_seat = leader
+            size = 1
+            pile = top_mask
+            played = 1
+            hands[leader] ^= top_mask
+        while played < 4:
+            seat = (leader + played) & 3
+            hand = hands[seat]
+            chosen = 0
+            if (top_seat ^ seat) & 1:  # an opponent holds the top: beat it as cheaply as possible
+                chosen = rollout_answer(hand, size, top_mask, trump, keep)
+                if chosen:
+                    top_mask = chosen
+                    top_seat = seat
+            if not chosen:
+                chosen = cheapest(hand, size, keep)
+            hands[seat] = hand ^ chosen
+            pile |= chosen
+            played += 1
+        if top_seat & 1:
+            points1 += mask_points(pile)
+            tricks1 += 1
+        else:
+            points0 += mask_points(pile)
+            tricks0 += 1
+        rounds = min(size, (len(stock) - drawn) >> 2)
+        for position in range(4 * rounds):
+            hands[(top_seat + position) & 3] |= 1 << stock[drawn + position]
+        drawn += 4 * rounds
+        leader = top_seat
+        played = 0
+    return (points0, points1, tricks0, tricks1)

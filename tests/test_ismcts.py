@@ -63,3 +63,56 @@ def test_rollouts_finish_the_game_with_all_120_points() -> None:
             continue
         points, tricks = rollout(state, rng)
         assert sum(points) == 120 and sum(tricks) >= len(state.tricks) + 1
+
+
+def _keep(card: goat.Card, trump: goat.Suit) -> int:
+    """How much the rollout policy values keeping a card: points, then rank, trumps last."""
+    return card.points * 3 + card.index % 9 + (30 if card.suit is trump else 0)
+
+
+def _reference_rollout(state: goat.GameState, draw: random.Random) -> tuple[tuple[int, int], tuple[int, int]]:
+    """The rollout policy of the module docs, played through the public API: every move must be legal."""
+    from itertools import combinations
+
+    from goat.rules import top_play
+
+    trump = state.trump
+    while not state.is_over:
+        seat = state.to_move
+        assert seat is not None
+        legal = goat.legal_moves(state)
+        if seat != state.to_play:  # a molodka holder being asked: the policy waits (R14)
+            move = goat.Move(goat.MoveKind.WAIT, seat, ())
+        elif not state.table:  # a lead: one random card
+            hand = sorted(state.hands[seat])
+            move = goat.Move(goat.MoveKind.LEAD, seat, [hand[int(draw.random() * len(hand))]])
+        else:
+            hand = sorted(state.hands[seat])
+            size = len(state.table[0].cards)
+            top = top_play(state.table)
+            chosen: list[goat.Card] = []
+            if top.seat % 2 != seat % 2:
+                beats = [list(c) for c in combinations(hand, size) if goat.beats_set(c, top.cards, trump)]
+                if size == 1:
+                    beats.sort(key=lambda c: c[0].suit is trump)  # side suits first, then the lowest
+                    chosen = beats[0] if beats else []
+                elif beats:
+                    chosen = min(beats, key=lambda c: sum(_keep(x, trump) for x in c))
+            kind = goat.MoveKind.BEAT if chosen else goat.MoveKind.PASS
+            if not chosen:
+                chosen = sorted(hand, key=lambda x: _keep(x, trump))[:size]
+            move = goat.Move(kind, seat, chosen)
+        assert move in legal, (str(state), str(move))
+        state = goat.play(state, move)
+    result = goat.score(state)
+    return result.points, result.tricks
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_the_kernels_rollout_plays_legal_moves_by_its_policy(seed: int) -> None:
+    """The compiled rollout's outcome equals the same policy played move by move through goat.play (R10-R17)."""
+    rng = random.Random(seed)
+    state = goat.new_game(seed=seed)
+    for _ in range(rng.randrange(25)):
+        state = goat.play(state, rng.choice(goat.legal_moves(state)))
+    assert rollout(state, random.Random(seed)) == _reference_rollout(state, random.Random(seed))

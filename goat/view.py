@@ -149,13 +149,6 @@ _SEEN_TRICKS: dict[tuple[int, ...], SeenTrick] = {}
 _LIMIT = 200_000  # entries per cache: bounded memory for long simulations
 
 
-def _seen_code(key: int, seat: int) -> int:
-    """What ``seat`` may know of the move ``key``, as a key of ``_SEEN``."""
-    if key >> 2 & 7 == PASS and key & 3 != seat:
-        return -1 - ((key >> 5).bit_count() << 2 | key & 3)
-    return key
-
-
 def _seen_move(code: int) -> SeenMove:
     """The shared seen move of a ``_SEEN`` code."""
     found = _SEEN.get(code)
@@ -195,24 +188,32 @@ _DROPPED: Final = SeenMove(MoveKind.WAIT, -1, 0, frozenset())
 def _seen_trick(trick: tuple[tuple[int, ...], int], seat: int) -> SeenTrick:
     """What ``seat`` sees of a finished trick, a kernel ``(keys, winner)`` entry."""
     keys, winner = trick
-    codes = (*[_seen_code(key, seat) for key in keys], winner)
+    # The _SEEN codes of the plays (see above; inline: this runs once per trick and seat), then the winner.
+    codes = tuple(
+        [
+            key if key >> 2 & 7 != PASS or key & 3 == seat else -1 - ((key >> 5).bit_count() << 2 | key & 3)
+            for key in keys
+        ]
+        + [winner]
+    )
     found = _SEEN_TRICKS.get(codes)
     if found is None:
-        found = SeenTrick(tuple([_seen_move(code) for code in codes[:-1]]), winner)
+        # Most tricks of a game are new (the cache above finds mostly repeats): made without attrs' __init__.
+        found = _new(SeenTrick)
+        _set_plays(found, tuple([_seen_move(code) for code in codes[:-1]]))
+        _set_winner(found, winner)
         if len(_SEEN_TRICKS) > _LIMIT:
             _SEEN_TRICKS.clear()
         _SEEN_TRICKS[codes] = found
-    if len(_SEEN_TRICK_BY) > _PARTS_LIMIT:
-        _SEEN_TRICK_BY.clear()
-    _SEEN_TRICK_BY[id(trick) << 2 | seat] = (trick, found)
     return found
 
 
 # A seat's seen history at a state, and its seen tricks, kept for its next view of a later state of the same
 # game (a referee asks for one at every decision): by ``id(part) << 2 | seat`` of the kernel's log node or
-# trick entry, with the part itself, which keeps the id from being reused while the entry lives.
+# last trick entry, with the part itself (or the whole tuple of tricks), which keeps the id from being reused
+# while the entry lives.
 _HISTORIES: dict[int, tuple[object, tuple[SeenMove, ...]]] = {}
-_SEEN_TRICK_BY: dict[int, tuple[object, SeenTrick]] = {}
+_TRICKS_SEEN: dict[int, tuple[tuple[object, ...], tuple[SeenTrick, ...]]] = {}
 _PARTS_LIMIT = 4096  # entries: a few dozen games at a time (each entry keeps its game's log alive)
 
 
@@ -243,13 +244,27 @@ def _history(log: Any, seat: int) -> tuple[SeenMove, ...]:
 
 
 def _tricks(tricks: tuple[tuple[tuple[int, ...], int], ...], seat: int) -> tuple[SeenTrick, ...]:
-    """What ``seat`` sees of a position's finished tricks."""
-    trick_by = _SEEN_TRICK_BY.get
-    seen = []
-    for trick in tricks:
-        known = trick_by(id(trick) << 2 | seat)
-        seen.append(known[1] if known is not None and known[0] is trick else _seen_trick(trick, seat))
-    return tuple(seen)
+    """What ``seat`` sees of a position's finished tricks: from the longest run of them it saw before.
+
+    While a trick runs, the position's tuple of tricks is the same object: one look-up finds it.
+    """
+    count = len(tricks)
+    if not count:
+        return ()
+    known = _TRICKS_SEEN.get(id(tricks[-1]) << 2 | seat)
+    if known is not None and known[0] is tricks:
+        return known[1]
+    seen: tuple[SeenTrick, ...] = ()
+    for end in range(count - 1, 0, -1):  # the latest earlier tuple of tricks this seat saw, entry by entry
+        known = _TRICKS_SEEN.get(id(tricks[end - 1]) << 2 | seat)
+        if known is not None and len(known[0]) == end and all(a is b for a, b in zip(known[0], tricks, strict=False)):
+            seen = known[1]
+            break
+    seen += tuple([_seen_trick(trick, seat) for trick in tricks[len(seen) :]])
+    if len(_TRICKS_SEEN) > _PARTS_LIMIT:
+        _TRICKS_SEEN.clear()
+    _TRICKS_SEEN[id(tricks[-1]) << 2 | seat] = (tricks, seen)
+    return seen
 
 
 def view(state: GameState, seat: int) -> PlayerView:
@@ -272,18 +287,39 @@ def view(state: GameState, seat: int) -> PlayerView:
     hands = core[HANDS]
     fixed = core[FIXED]
     seen_by = _SEEN_BY.get
-    return PlayerView(
-        seat,
-        cards_of(hands[seat]),
-        DECK[fixed[TRUMP_CARD]],
-        fixed[DEALER],
-        core[LEADER],
-        to_play,
-        len(core[STOCK]),
-        (hands[0].bit_count(), hands[1].bit_count(), hands[2].bit_count(), hands[3].bit_count()),
-        tuple([seen_by(key << 2 | seat) or _seen(key, seat) for key in table]),
-        _tricks(core[TRICKS], seat),
-        history,
-        fixed[DEFEAT],
-        moves,
-    )
+    # Made without attrs' __init__, by the slots' own setters (a third of the cost of a view otherwise);
+    # every value is built above as __init__ would store it.
+    seen = _new(PlayerView)
+    _set_seat(seen, seat)
+    _set_hand(seen, cards_of(hands[seat]))
+    _set_trump_card(seen, DECK[fixed[TRUMP_CARD]])
+    _set_dealer(seen, fixed[DEALER])
+    _set_leader(seen, core[LEADER])
+    _set_to_play(seen, to_play)
+    _set_stock_size(seen, len(core[STOCK]))
+    _set_hand_sizes(seen, (hands[0].bit_count(), hands[1].bit_count(), hands[2].bit_count(), hands[3].bit_count()))
+    _set_table(seen, tuple([seen_by(key << 2 | seat) or _seen(key, seat) for key in table]))
+    _set_tricks(seen, _tricks(core[TRICKS], seat))
+    _set_history(seen, history)
+    _set_defeat(seen, fixed[DEFEAT])
+    _set_legal_moves(seen, moves)
+    return seen
+
+
+_new = object.__new__
+_set_plays, _set_winner = (SeenTrick.__dict__[field.name].__set__ for field in attrs.fields(SeenTrick))
+(
+    _set_seat,
+    _set_hand,
+    _set_trump_card,
+    _set_dealer,
+    _set_leader,
+    _set_to_play,
+    _set_stock_size,
+    _set_hand_sizes,
+    _set_table,
+    _set_tricks,
+    _set_history,
+    _set_defeat,
+    _set_legal_moves,
+) = (PlayerView.__dict__[field.name].__set__ for field in attrs.fields(PlayerView))

@@ -33,22 +33,22 @@ from goat.moves import Move, MoveKind
 from goat.rules import legal_moves, new_game, play, trick_winner
 from goat.scoring import GameResult, Match, defeat_scores, score
 from goat.state import GameState, Trick
-from goat.strategy import (
-    Strategy,
-    StrategyFactory,
-    StrategyInfo,
-    StrategyLoadError,
-    StrategyNameError,
-    available_strategies,
-    load_strategy,
-    register_strategy,
-    strategy_factory,
-    unregister_strategy,
-)
 from goat.view import PlayerView, SeenMove, SeenTrick, view
 
 if TYPE_CHECKING:
     from goat.bots.worlds import WorldSamplingError, sample_world
+    from goat.strategy import (
+        Strategy,
+        StrategyFactory,
+        StrategyInfo,
+        StrategyLoadError,
+        StrategyNameError,
+        available_strategies,
+        load_strategy,
+        register_strategy,
+        strategy_factory,
+        unregister_strategy,
+    )
 
 __version__ = "0.1.0.dev0"
 
@@ -100,8 +100,27 @@ __all__ = [
     "view",
 ]
 
-# Imported on first use: world sampling is for search bots, and most programs never need it.
-_LAZY = {"WorldSamplingError": "goat.bots.worlds", "sample_world": "goat.bots.worlds"}
+# Imported on first use, to keep ``import goat`` cheap: world sampling is for search bots, and the
+# strategy protocol and plugin discovery are for programs that load bots (most simulations never do).
+_LAZY = {
+    "WorldSamplingError": "goat.bots.worlds",
+    "sample_world": "goat.bots.worlds",
+    **dict.fromkeys(
+        (
+            "Strategy",
+            "StrategyFactory",
+            "StrategyInfo",
+            "StrategyLoadError",
+            "StrategyNameError",
+            "available_strategies",
+            "load_strategy",
+            "register_strategy",
+            "strategy_factory",
+            "unregister_strategy",
+        ),
+        "goat.strategy",
+    ),
+}
 
 
 def __getattr__(name: str) -> Any:

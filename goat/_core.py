@@ -28,25 +28,31 @@ COMPILED: bool
 
 
 def _choose() -> tuple[ModuleType, str]:
-    import goat._kernel as pure
-
+    # The pure kernel is imported only when it runs: building its tables is a good part of what
+    # ``import goat`` would cost otherwise.  The compiled one is checked against the source file's bytes.
     if os.environ.get("GOAT_PURE_PYTHON", "") not in ("", "0"):
-        return pure, f"pure (GOAT_PURE_PYTHON={os.environ['GOAT_PURE_PYTHON']})"
+        return _pure(), f"pure (GOAT_PURE_PYTHON={os.environ['GOAT_PURE_PYTHON']})"
     try:
         import goat._ckernel as compiled  # type: ignore[import-not-found]
     except ModuleNotFoundError as error:
         if error.name != "goat._ckernel":
-            return pure, f"pure (the compiled core failed to import: {error})"
-        return pure, "pure (no compiled core built)"
+            return _pure(), f"pure (the compiled core failed to import: {error})"
+        return _pure(), "pure (no compiled core built)"
     except ImportError as error:  # built for another interpreter, or a broken file
-        return pure, f"pure (the compiled core failed to import: {error})"
-    if getattr(compiled, "SOURCE_CRC32", None) != _source_crc32(pure):
-        return pure, "pure (compiled core is stale)"
+        return _pure(), f"pure (the compiled core failed to import: {error})"
+    if getattr(compiled, "SOURCE_CRC32", None) != _source_crc32():
+        return _pure(), "pure (compiled core is stale)"
     return compiled, f"compiled (mypyc {getattr(compiled, 'MYPYC_VERSION', '?')})"
 
 
-def _source_crc32(source: ModuleType) -> int | None:
-    """The CRC-32 of the kernel's source file, or ``None`` where there is no such file to read.
+def _pure() -> ModuleType:
+    import goat._kernel
+
+    return goat._kernel
+
+
+def _source_crc32() -> int | None:
+    """The CRC-32 of the kernel's source file, ``goat/_kernel.py``, or ``None`` where it cannot be read.
 
     A checksum, not a cryptographic hash: it only has to notice an edited source, and zlib imports
     in a fraction of the time hashlib takes (every ``import goat`` pays it).
@@ -54,7 +60,7 @@ def _source_crc32(source: ModuleType) -> int | None:
     import zlib
 
     try:
-        with open(source.__file__ or "", "rb") as file:
+        with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "_kernel.py"), "rb") as file:
             return zlib.crc32(file.read())
     except OSError:
         return None

@@ -15,8 +15,6 @@ True
 
 from __future__ import annotations
 
-import difflib
-import json
 import os
 import re
 import sys
@@ -307,6 +305,8 @@ def entry_point(name: str) -> metadata.EntryPoint:
                 + "; uninstall one of them"
             )
         known = sorted(set(found.claims) | set(_REGISTERED))
+        import difflib  # only for the error message: not paid by every import goat
+
         close = difflib.get_close_matches(name, known, n=3)
         hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
         raise StrategyNameError(f"no strategy named {name!r}{hint} (known: {', '.join(known) or 'none'})")
@@ -377,6 +377,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
         )
     text = match["options"].strip()
     options: dict[str, Any] = {}
+    import json  # imported when a spec has options: not paid by every import goat
+
     position = 0
     while position < len(text):
         option = _OPTION.match(text, position)
@@ -408,6 +410,8 @@ def format_spec(name: str, options: Mapping[str, Any]) -> str:
         return name
     if name.startswith(EXEC_PREFIX):
         raise StrategyNameError(f"an exec: command takes no options in brackets: {name!r}")
+    import json
+
     return f"{name}[{', '.join(f'{key}={json.dumps(value)}' for key, value in options.items())}]"
 
 

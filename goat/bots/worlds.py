@@ -2,28 +2,54 @@
 
 :func:`sample_world` is the heart of information-set search: a bot draws
 possible worlds, plays them out, and learns which of its moves does well
-across them.  A world is drawn as follows.
+across them.
 
-1. The **places** that hold cards the seat has not located: the stock, every
-   other seat's hand, and every face-down pass of another seat still in a
-   trick or on the table.  Their sizes are public.
-2. Cards whose identity is known but whose place is not are put first, each
-   in a place allowed to it, with probability in proportion to the place's
-   free room: a card that went back to its owner when a molodka was declared
-   (R14) is in that owner's hand or in a face-down pass they made later; the
-   trump card, unless seen, is in the stock or with a seat that has drawn
-   since the deal, in its hand or in a pass made after its first draw (R8).
-3. The never-seen cards fill the rest of the room in random order.
-4. A deck order that deals and draws that world is built, and the public
-   history is replayed through :func:`goat.play` (with the private waits of
-   other molodka holders inserted where the world needs them), so every
-   sampled state is reachable by the rules.  The rare placement that no deck
-   can produce is drawn again.
+**What is drawn.**  A *world* is a full game state: the deck order, the trump
+card, and the whole history, other seats' face-down passes included (also
+those a molodka took back, R14) and the private waits of molodka holders.  Its
+worlds for a view are those whose view from the view's seat *is* that view;
+:func:`sample_world` draws one of them, each with the same probability.  That
+is the posterior over deals under the real deal (a shuffled deck, R7, and a
+trump card drawn from the stock, R8), with every hidden choice of the other
+seats counted once: it is not weighted by any model of how they play.
 
-Steps 2–3 give every assignment of cards to places that respects the
-constraints the same probability: uniform over the information set's card
-placements, conditioned only on the rules, not on how the others chose to
-play.
+**How.**  The cards the seat has not located lie in *places*: the stock (in
+order), every other seat's hand, and every face-down pass of another seat that
+still stands.  A seat receives public deck positions (four at the deal, R7,
+and one per draw round, R15), so a world is a placement of the unknown cards
+together with, for each seat, a one-to-one map of the cards it has ever held
+to the positions it received, such that each card came before it was used (a
+play or a pass: its index in the history; a hand's cards have no deadline),
+the trump card came from the stock (position 16 or later, R8), and a card that
+a molodka gave back to another seat (R14) came before the play that it was in
+(a face-down pass that was taken back may hold any cards of its hand then:
+the same number of choices in every world).  The number of worlds of a
+placement is the product over seats of the number of such maps, so:
+
+1. A placement is proposed uniformly among those that put each *special*
+   card, whose place is unknown and whose position is constrained (the trump
+   card, unless seen; a card given back by a molodka and not seen since), in a
+   place allowed to it: each special card takes a uniformly random slot of its
+   allowed places, a clash draws again, and the never-seen cards fill the rest
+   in a uniformly random order.
+2. For each seat whose places may hold a special card, the proposal is kept
+   with probability ``maps(placement) / bound`` (``bound`` is the most maps any
+   placement gives that seat; the others' counts do not depend on the
+   placement).  Deadlines are prefixes of a seat's positions in the order it
+   received them, and the trump card asks for a drawn position, so the maps
+   are counted exactly, and a uniformly random one drawn, by one pass over the
+   cards in deadline order that tracks how many dealt positions are taken.
+3. :func:`sample_world` then draws each seat's map uniformly (the seat's own
+   too: how many it has does not depend on the placement, and one that would
+   have it asked about a molodka otherwise than it was is drawn again), which
+   gives the deck order, and replays the public history on it through the
+   rules' kernel, choosing a taken-back pass uniformly from its hand and
+   inserting the private waits that the world's molodka holders owe.
+
+Every world consistent with the view is equally likely, up to the generator
+(the tests compare the draws with exact counts of small positions).
+:class:`WorldSampler` draws many worlds of one view; its :meth:`~WorldSampler.fast`
+builds a world's position directly (for search), from the same placements.
 
 >>> import random, goat
 >>> state = goat.new_game(seed=4)
@@ -38,254 +64,178 @@ True
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
 from typing import Any
 
-import attrs
-
-from goat._core import MOLODKA, PASS, SUIT_OF, core_of, decider, fixed_part, holders_of, top_of
-from goat.cards import DECK, Card, mask_of
+from goat._core import (
+    LEADER,
+    MOLODKA,
+    MOLODKAS,
+    PASS,
+    SUIT_OF,
+    TABLE,
+    TO_MOVE,
+    WAIT,
+    core_of,
+    deal,
+    decider,
+    fixed_part,
+    holders_of,
+    step,
+    top_of,
+)
 from goat.moves import Move, MoveKind
-from goat.rules import new_game, play, top_play
 from goat.state import GameState, state_of
-from goat.view import PlayerView, SeenMove
+from goat.view import PlayerView
 
 __all__ = ["WorldSamplingError", "sample_world"]
 
-#: Placements tried before giving up; in practice the first nearly always works.
-ATTEMPTS = 200
+#: Proposals (placements, and the seat's own maps) tried before giving up.  A view that a game produced
+#: accepts one in a few tries; only a view that no game could have produced exhausts them.
+ATTEMPTS = 2000
+
+_NEVER = 1 << 30  # the deadline of a card in a hand: it has not been used yet
 
 
 class WorldSamplingError(RuntimeError):
     """No consistent world was found (a view that no game could have produced)."""
 
 
-@attrs.frozen
-class _Place:
-    owner: int | None  # None: the stock
-    room: int
-    event: int = -1  # for a face-down pass: its index in the history; -1 for a hand or the stock
+# An item of a seat's map: (how many of its positions may hold the card, whether only a drawn one may,
+# label).  A label is a card index, or -1 - p for an unnamed card of place p.
+_Item = tuple[int, bool, int]
 
 
-@attrs.frozen
-class _Plan:
-    """What a view says about where cards are, worked out once per view."""
+def _table(items: list[_Item]) -> list[list[int]]:
+    """``ways[i][u]``: the maps of items ``i...`` onto the seat's positions still free, ``u`` dealt ones taken.
 
-    view: PlayerView
-    history: tuple[SeenMove, ...]
-    withdrawn: frozenset[int]  # history indices of plays taken back by a molodka
-    draws: tuple[tuple[int, tuple[int, ...]], ...]  # (history index of the trick's last play, seats in draw order)
-    places: tuple[_Place, ...]
-    constrained: tuple[tuple[Card, tuple[int, ...]], ...]  # a card and the indices of the places it may be in
-    unknown: tuple[Card, ...]
-
-
-def _analyse(view: PlayerView) -> _Plan:
-    me = view.seat
-    history = view.history
-    withdrawn: set[int] = set()
-    draws: list[tuple[int, tuple[int, ...]]] = []
-    trick: list[int] = []  # history indices of the current trick's plays
-    stock = 20
-    hand_size = 4
-    first_draw: dict[int, int] = {}
-    returned: dict[Card, tuple[int, int]] = {}  # card -> (owner, index of the molodka that returned it)
-    located: set[Card] = set(view.hand)
-    for index, move in enumerate(history):
-        if move.kind is MoveKind.WAIT:
-            continue
-        if move.kind is MoveKind.MOLODKA:
-            for earlier in trick:
-                withdrawn.add(earlier)
-                for card in history[earlier].cards:
-                    if history[earlier].seat != me:
-                        returned[card] = (history[earlier].seat, index)
-            trick = []
-        if move.kind is MoveKind.LEAD:
-            trick = []
-        trick.append(index)
-        for card in move.cards:
-            returned.pop(card, None)  # seen again face up: located
-        if len(trick) == 4:
-            size = history[trick[0]].size
-            rounds = min(size, stock // 4) if hand_size - size < 4 else 0
-            winner = top_play([history[i] for i in trick]).seat
-            order = tuple((winner + i) % 4 for i in range(4)) * rounds
-            if order:
-                draws.append((index, order))
-                for seat in range(4):
-                    first_draw.setdefault(seat, index)
-            stock -= 4 * rounds
-            trick = []
-    standing = [i for i in range(len(history)) if i not in withdrawn]
-    for i in standing:
-        move = history[i]
-        if move.kind is not MoveKind.WAIT and not move.hidden:
-            located |= move.cards
-    places = [_Place(None, view.stock_size)]
-    for seat in range(4):
-        if seat != me:
-            places.append(_Place(seat, view.hand_sizes[seat]))
-    for i in standing:
-        move = history[i]
-        if move.hidden:
-            places.append(_Place(move.seat, move.size, i))
-    constrained = []
-    for card, (owner, since) in returned.items():
-        if card in located:
-            continue
-        allowed = tuple(
-            p for p, place in enumerate(places) if place.owner == owner and (place.event < 0 or place.event > since)
-        )
-        constrained.append((card, allowed))
-        located.add(card)
-    trump = view.trump_card
-    if trump not in located:
-        allowed = tuple(
-            p
-            for p, place in enumerate(places)
-            if place.owner is None
-            or (place.owner in first_draw and (place.event < 0 or place.event > first_draw[place.owner]))
-        )
-        constrained.append((trump, allowed))
-        located.add(trump)
-    unknown = tuple(card for card in DECK if card not in located)
-    return _Plan(view, history, frozenset(withdrawn), tuple(draws), tuple(places), tuple(constrained), unknown)
+    ``items`` are sorted by their first number, ``a``: the item may take any of the seat's first ``a``
+    positions (in the order received: the four dealt ones first), or only the drawn ones among them.  At
+    item ``i``, the ``i`` items before it hold ``u`` dealt positions and ``i - u`` drawn ones, all among its
+    first ``a``; so ``4 - u`` dealt and ``a - 4 - (i - u)`` drawn positions are free for it.
+    """
+    n = len(items)
+    ways = [[1] * 5 for _ in range(n + 1)]
+    for i in range(n - 1, -1, -1):
+        a, drawn_only, _ = items[i]
+        after = ways[i + 1]
+        row = ways[i]
+        for u in range(5):
+            drawn = a - 4 - (i - u)
+            count = drawn * after[u] if drawn > 0 else 0
+            if not drawn_only and u < 4:
+                count += (4 - u) * after[u + 1]
+            row[u] = count
+    return ways
 
 
-def _place_cards(plan: _Plan, rng: random.Random) -> list[list[Card]] | None:
-    """The cards of each place (indexed like ``plan.places``), or ``None`` if the constraints leave no room."""
-    places = plan.places
-    contents: list[list[Card]] = [[] for _ in places]
-    for card, allowed in plan.constrained:
-        rooms = [places[p].room - len(contents[p]) for p in allowed]
-        if sum(rooms) <= 0:
-            return None
-        contents[rng.choices(allowed, weights=rooms)[0]].append(card)
-    # A uniform shuffle by sorting on independent uniform keys: the same distribution as
-    # random.shuffle, and several times faster for the thirty-odd cards of a search's every world.
-    draw = rng.random
-    rest = sorted(plan.unknown, key=lambda _: draw())
-    mix_stock = bool(contents[0])  # the trump card went into the stock first: its place there must be random
-    position = 0
-    for place, held in zip(places, contents, strict=True):
-        need = place.room - len(held)
-        if need < 0:
-            return None
-        held.extend(rest[position : position + need])
-        position += need
-    if position != len(rest):
-        return None
-    if mix_stock:
-        contents[0].sort(key=lambda _: draw())
-    return contents
-
-
-def _hand_of(plan: _Plan, contents: list[list[Card]], seat: int) -> list[Card]:
-    return next(contents[p] for p, place in enumerate(plan.places) if place.owner == seat and place.event < 0)
-
-
-def _passes(plan: _Plan, contents: list[list[Card]]) -> dict[int, list[Card]]:
-    return {place.event: contents[p] for p, place in enumerate(plan.places) if place.event >= 0}
-
-
-def _deck(plan: _Plan, contents: list[list[Card]], rng: random.Random) -> list[Card] | None:
-    """A deck order that deals and draws the world, or ``None`` if this placement has none."""
-    view = plan.view
-    trump = view.trump_card
-    deck: list[Card | None] = [None] * 36
-    held: dict[int, list[int]] = {seat: [] for seat in range(4)}  # deck positions each seat holds now
-    for position in range(16):
-        held[(view.dealer + 1 + position) % 4].append(position)
-    bound: dict[Card, int] = {}
-    passes = _passes(plan, contents)
-    draws = dict(plan.draws)
-    next_draw = 16
-
-    def bind(seat: int, card: Card) -> bool:
-        if card in bound:
-            return bound[card] in held[seat]
-        free = [p for p in held[seat] if deck[p] is None and (card != trump or p >= 16)]
-        if not free:
-            return False
-        # Which dealt or drawn position a card came from is private: any free one will do, and a
-        # random one lets a rejected attempt try another (the seat's own molodka asks constrain it).
-        position = rng.choice(free)
-        deck[position] = card
-        bound[card] = position
-        return True
-
-    for index, move in enumerate(plan.history):
-        if move.kind is not MoveKind.WAIT and index not in plan.withdrawn:
-            played = passes[index] if move.hidden else sorted(move.cards)
-            for card in played:
-                if not bind(move.seat, card):
-                    return None
-                held[move.seat].remove(bound[card])
-        elif move.kind is not MoveKind.WAIT and not move.hidden:
-            for card in move.cards:  # a withdrawn face-up play: the card was in that hand then
-                if not bind(move.seat, card):
-                    return None
-        for seat in draws.get(index, ()):
-            held[seat].append(next_draw)
-            next_draw += 1
-    for seat in range(4):
-        hand = view.hand if seat == view.seat else _hand_of(plan, contents, seat)
-        for card in sorted(hand):
-            if not bind(seat, card):
-                return None
-    stock = contents[0]
-    free = list(range(next_draw, 36))
-    if len(free) != len(stock):
-        return None
-    for position, card in zip(free, stock, strict=True):
-        deck[position] = card
-    if any(card is None for card in deck) or len(set(deck)) != 36:  # pragma: no cover - a bug, not bad luck
-        return None
-    return deck  # type: ignore[return-value]
-
-
-def _replay(plan: _Plan, contents: list[list[Card]], deck: list[Card], rng: random.Random) -> GameState:
-    view = plan.view
-    state = new_game(deck=deck, trump_card=view.trump_card, dealer=view.dealer, defeat=view.defeat)
-    passes = _passes(plan, contents)
-    for index, seen in enumerate(plan.history):
-        state = _wait_until(state, seen.seat, view.seat)
-        if seen.kind is MoveKind.WAIT:
-            move = Move(MoveKind.WAIT, seen.seat, ())
-        elif seen.hidden:
-            cards = passes.get(index)
-            if cards is None:  # a pass taken back by a molodka: any cards of that hand will do
-                cards = rng.sample(sorted(state.hands[seen.seat]), seen.size)
-            move = Move(MoveKind.PASS, seen.seat, cards)
+def _draw_map(items: list[_Item], ways: list[list[int]], rng: random.Random) -> list[int]:
+    """A uniformly random map: for each item, the index of its position among the seat's (order received)."""
+    dealt = [0, 1, 2, 3]
+    drawn = list(range(4, len(items)))
+    taken = []
+    u = 0
+    randrange = rng.randrange
+    for i, (a, _, _) in enumerate(items):
+        after = ways[i + 1]
+        r = randrange(ways[i][u])
+        free = a - 4 - (i - u)
+        by_drawn = free * after[u] if free > 0 else 0
+        if r < by_drawn:  # one of the first `free` drawn positions still free (all taken ones are below `a`)
+            taken.append(drawn.pop(r // after[u]))
         else:
-            move = Move(seen.kind, seen.seat, seen.cards)
-        state = play(state, move)
-    if view.legal_moves:
-        state = _wait_until(state, view.seat, view.seat)
-    return state
+            taken.append(dealt.pop((r - by_drawn) // after[u + 1]))
+            u += 1
+    return taken
 
 
-def _wait_until(state: GameState, seat: int, observer: int) -> GameState:
-    """Let other molodka holders being asked wait until ``seat`` is to move (their waits are private).
+class _Place:
+    __slots__ = ("deadline", "event", "owner", "room")
 
-    The observer's own waits are in its history: a world that would ask it again is not its world.
-    """
-    while state.to_move is not None and state.to_move != seat and state.to_move != state.to_play:
-        if state.to_move == observer:
-            raise ValueError("this world would ask the observer about a molodka it was never asked about")
-        state = play(state, Move(MoveKind.WAIT, state.to_move, ()))
-    return state
+    def __init__(self, owner: int, room: int, event: int) -> None:
+        self.owner = owner  # -1: the stock
+        self.room = room
+        self.event = event  # a face-down pass: its index in the history; -1 for a hand or the stock
+        self.deadline = event if event >= 0 else _NEVER
 
 
-def sample_world(view: PlayerView, rng: random.Random) -> GameState:
-    """A full game state drawn uniformly from those consistent with ``view`` (R23); see the module docs.
+class _Special:
+    """A card whose place is unknown and whose deck position is constrained (see the module docs)."""
 
-    ``view(result, view.seat) == view`` always holds.  Raises
-    :class:`WorldSamplingError` if no consistent world is found.
-    """
-    if not isinstance(view, PlayerView):
-        raise TypeError(f"sample_world() takes a PlayerView, not {type(view).__name__}")
-    return WorldSampler(view).sample(rng)
+    __slots__ = ("allowed", "card", "deadline", "owner", "total")
+
+    def __init__(self, card: int, owner: int, deadline: int, allowed: list[tuple[int, int]]) -> None:
+        self.card = card
+        self.owner = owner  # the seat it went back to; -1 for the trump card
+        self.deadline = deadline  # the play a molodka took it back from; _NEVER for the trump card
+        self.allowed = allowed  # (place, room)
+        self.total = sum(room for _, room in allowed)
+
+
+class _Seat:
+    """One seat's deck positions and the cards it has held, for counting and drawing its maps."""
+
+    __slots__ = ("bound", "counts", "fixed", "maps", "places", "positions", "seat", "specials", "times")
+
+    def __init__(self, seat: int, positions: list[tuple[int, int]]) -> None:
+        self.seat = seat
+        self.positions = [position for position, _ in positions]  # deck positions, in the order received
+        self.times = [time for _, time in positions]  # the history index after which each was received
+        self.fixed: list[_Item] = []  # the located cards it held
+        self.places: list[tuple[int, int, int]] = []  # (place, items' first number, room) of its places
+        self.specials: list[int] = []  # indices of the special cards that may be in its places
+        self.counts: dict[tuple[int, ...], int] = {}
+        self.maps: dict[tuple[int, ...], tuple[list[_Item], list[list[int]]] | None] = {}
+        self.bound = 0
+
+    def before(self, deadline: int) -> int:
+        """How many of its positions it had received before the history index ``deadline``."""
+        return bisect_left(self.times, deadline)
+
+    def items(self, sampler: WorldSampler, key: tuple[int, ...]) -> list[_Item] | None:
+        """Its items when its special cards are in the places ``key`` (-1: not its); ``None`` if they do not fit."""
+        items = list(self.fixed)
+        taken: dict[int, int] = {}
+        for s, place in zip(self.specials, key, strict=True):
+            if place < 0:
+                continue
+            special = sampler.specials[s]
+            taken[place] = taken.get(place, 0) + 1
+            deadline = min(special.deadline, sampler.places[place].deadline)
+            items.append((self.before(deadline), special.card == sampler.trump, special.card))
+        for place, a, room in self.places:
+            unnamed = room - taken.get(place, 0)
+            if unnamed < 0:
+                return None
+            items.extend([(a, False, -1 - place)] * unnamed)
+        if len(items) != len(self.positions):
+            return None
+        items.sort(key=lambda item: item[0])
+        return items
+
+    def count(self, sampler: WorldSampler, key: tuple[int, ...]) -> int:
+        """How many maps it has when its special cards are in the places ``key``."""
+        found = self.counts.get(key)
+        if found is None:
+            drawn = self.map_of(sampler, key)
+            found = self.counts[key] = 0 if drawn is None else drawn[1][0][0]
+        return found
+
+    def map_of(self, sampler: WorldSampler, key: tuple[int, ...]) -> tuple[list[_Item], list[list[int]]] | None:
+        if key not in self.maps:
+            items = self.items(sampler, key)
+            self.maps[key] = None if items is None else (items, _table(items))
+        return self.maps[key]
+
+
+def _allowed_keys(sampler: WorldSampler, seat: _Seat) -> list[tuple[int, ...]]:
+    """Every placement of the seat's special cards with the trump card (if special) elsewhere."""
+    keys: list[tuple[int, ...]] = [()]
+    for s in seat.specials:
+        special = sampler.specials[s]
+        options = [-1] if special.owner < 0 else [place for place, _ in special.allowed]
+        keys = [(*key, place) for key in keys for place in options]
+    return keys
 
 
 class WorldSampler:
@@ -295,16 +245,308 @@ class WorldSampler:
     """
 
     def __init__(self, view: PlayerView) -> None:
-        self.plan = plan = _analyse(view)
-        self._my_hand = mask_of(view.hand)
-        # For fast(): the plays that stand (not withdrawn, not waits), grouped into tricks and the table.
-        standing = [i for i, m in enumerate(plan.history) if m.kind is not MoveKind.WAIT and i not in plan.withdrawn]
+        self.view = view
+        me = view.seat
+        history = view.history
+        trump = self.trump = view.trump_card.index
+        # --- one pass over the history: deadlines, draws, molodkas ---
+        received: list[list[tuple[int, int]]] = [[] for _ in range(4)]
+        for position in range(16):  # R7: one card at a time from the dealer's left
+            received[(view.dealer + 1 + position) % 4].append((position, -1))
+        next_draw = 16
+        stock = 20
+        withdrawn: set[int] = set()
+        first_use: dict[int, int] = {}  # card index -> the first history index it was played (or passed, by me)
+        given_back: dict[int, list[int]] = {}  # card -> [owner, index of the last molodka that gave it back]
+        trick: list[int] = []
+        trick_start = 0
+        finished = 0
+        my_waits: list[int] = []  # history indices of the starts of the tricks in which I was asked
+        for index, move in enumerate(history):
+            kind = move.kind
+            if kind is MoveKind.WAIT:
+                if not my_waits or my_waits[-1] != trick_start:
+                    my_waits.append(trick_start)
+                continue
+            if kind is MoveKind.MOLODKA:
+                for earlier in trick:
+                    withdrawn.add(earlier)
+                    seen = history[earlier]
+                    if seen.seat != me:
+                        for card in seen.cards:
+                            given_back[card.index] = [seen.seat, index]
+                trick = []
+            trick.append(index)
+            for card in move.cards:
+                first_use.setdefault(card.index, index)
+            if len(trick) == 4:
+                rounds = min(history[trick[0]].size, stock // 4)
+                winner = view.tricks[finished].winner
+                for _ in range(rounds):  # R15: one card each, the winner first
+                    for i in range(4):
+                        received[(winner + i) % 4].append((next_draw, index))
+                        next_draw += 1
+                stock -= 4 * rounds
+                finished += 1
+                trick = []
+                trick_start = index + 1
+        standing = [i for i, m in enumerate(history) if m.kind is not MoveKind.WAIT and i not in withdrawn]
         self._standing = standing
+        self._withdrawn = withdrawn
+        self._next_draw = next_draw
+        # --- the places of unknown cards, and the seats' located cards ---
+        places = [_Place(-1, view.stock_size, -1)]
+        for seat in range(4):
+            if seat != me:
+                places.append(_Place(seat, view.hand_sizes[seat], -1))
+        for i in standing:
+            if history[i].hidden:
+                places.append(_Place(history[i].seat, history[i].size, i))
+        self.places = places
+        seats = [_Seat(seat, received[seat]) for seat in range(4)]
+        self._seats = seats
+        located: set[int] = set()
+        for i in standing:
+            move = history[i]
+            for card in move.cards:
+                located.add(card.index)
+                seats[move.seat].fixed.append(
+                    (seats[move.seat].before(first_use[card.index]), card.index == trump, card.index)
+                )
+        for card in view.hand:
+            located.add(card.index)
+            deadline = first_use.get(card.index, _NEVER)
+            seats[me].fixed.append((seats[me].before(deadline), card.index == trump, card.index))
+        for p, place in enumerate(places):
+            if place.owner >= 0:
+                holder = seats[place.owner]
+                holder.places.append((p, holder.before(place.deadline), place.room))
+        # --- the special cards ---
+        specials: list[_Special] = []
+        for back, (owner, last) in given_back.items():
+            if back in located:
+                continue
+            allowed = [
+                (p, place.room) for p, place in enumerate(places) if place.owner == owner and place.deadline > last
+            ]
+            specials.append(_Special(back, owner, first_use[back], allowed))
+            seats[owner].specials.append(len(specials) - 1)
+            located.add(back)
+        if trump not in located:
+            allowed = [(0, places[0].room)]
+            for p, place in enumerate(places):
+                # R8: the trump card lay in the stock, so a seat holds it only if it drew before the deadline.
+                if place.owner >= 0 and seats[place.owner].before(place.deadline) > 4:
+                    allowed.append((p, place.room))
+            specials.append(_Special(trump, -1, _NEVER, allowed))
+            for owner in {places[p].owner for p, _ in allowed if places[p].owner >= 0}:
+                seats[owner].specials.append(len(specials) - 1)
+            located.add(trump)
+        self.specials = specials
+        self._owner = [place.owner for place in places]
+        self._others = [other for other in seats if other.seat != me]
+        self._unknown = [c for c in range(36) if c not in located]
+        # The draws of a Fisher-Yates shuffle of the unknown cards: (position, below what, bits).
+        self._shuffle = [(i, i + 1, (i + 1).bit_length()) for i in range(len(self._unknown) - 1, 0, -1)]
+        self._rooms = [place.room for place in places]
+        # A seat whose places may hold a special card keeps a placement with probability count / bound.
+        self._checked: list[_Seat] = []
+        for held in seats:
+            if held.specials:
+                held.bound = max([held.count(self, key) for key in _allowed_keys(self, held)], default=0)
+                self._checked.append(held)
+        self._possible = all(special.total > 0 for special in specials) and len(self._unknown) + len(specials) == sum(
+            place.room for place in places
+        )
+        # --- my own map: how many I have does not depend on the placement ---
+        mine = seats[me]
+        mine_map = mine.map_of(self, ())
+        self._my_map = mine_map
+        # For each trick in which I was asked about a molodka: what I held at its start is one (R14).
+        self._my_tricks: list[tuple[int, int]] = []
+        for start in my_waits:
+            used = 0
+            for i in standing:
+                if i >= start:
+                    break
+                if history[i].seat == me:
+                    for card in history[i].cards:
+                        used |= 1 << card.index
+            self._my_tricks.append((mine.before(start), used))
+        # --- for the replay: each move's key, or how to fill it ---
+        program: list[tuple[int, int, int]] = []  # (seat, kernel key or 0, place of a hidden pass or -(size))
+        place_of = {place.event: p for p, place in enumerate(places) if place.event >= 0}
+        for index, move in enumerate(history):
+            if move.kind is MoveKind.WAIT:
+                program.append((move.seat, WAIT << 2 | move.seat, 0))
+            elif move.hidden:
+                program.append((move.seat, 0, place_of.get(index, -move.size)))
+            else:
+                program.append((move.seat, Move(move.kind, move.seat, move.cards)._key, 0))
+        self._program = program
+        self._fast_parts(view)
+
+    def _key(self, seat: _Seat, chosen: list[int]) -> tuple[int, ...]:
+        """The places of the seat's special cards (-1 where a special card is not the seat's)."""
+        owner = self._owner
+        return tuple([chosen[s] if owner[chosen[s]] == seat.seat else -1 for s in seat.specials])
+
+    # --- placements ---------------------------------------------------------------------------------------
+
+    def _placement(self, rng: random.Random) -> tuple[list[list[int]], list[list[int]], list[int]] | None:
+        """A placement (steps 1-2 of the module docs), or ``None`` if the proposal was not kept.
+
+        Returns the cards of each place (the stock in order), the never-seen ones among them, and the
+        place of each special card.
+        """
+        randrange = rng.randrange
+        chosen: list[int] = []
+        slots: list[tuple[int, int]] = []
+        for special in self.specials:
+            r = randrange(special.total)
+            place = -1
+            for place, room in special.allowed:  # noqa: B007 - the place the loop stops at
+                if r < room:
+                    break
+                r -= room
+            if (place, r) in slots:
+                return None  # two special cards in one slot
+            slots.append((place, r))
+            chosen.append(place)
+        for seat in self._checked:
+            count = seat.count(self, self._key(seat, chosen))
+            if count < seat.bound and randrange(seat.bound) >= count:
+                return None
+        # The never-seen cards in a uniformly random order (Fisher-Yates with exact draws).
+        cards = list(self._unknown)
+        getrandbits = rng.getrandbits
+        for i, n, k in self._shuffle:
+            j = getrandbits(k)
+            while j >= n:
+                j = getrandbits(k)
+            cards[i], cards[j] = cards[j], cards[i]
+        rooms = self._rooms
+        if chosen:  # leave room for the special cards
+            rooms = list(rooms)
+            for place in chosen:
+                rooms[place] -= 1
+        generic: list[list[int]] = []
+        start = 0
+        for room in rooms:
+            generic.append(cards[start : start + room])
+            start += room
+        contents = generic
+        if slots:
+            # The rooms above were left for the special cards: put them in, each at its slot.
+            contents = [list(held) for held in generic]
+            for s, (place, slot) in sorted(enumerate(slots), key=lambda item: item[1]):
+                contents[place].insert(slot, self.specials[s].card)
+        return contents, generic, chosen
+
+    # --- sample ---------------------------------------------------------------------------------------------
+
+    def sample(self, rng: random.Random) -> GameState:
+        """A world drawn uniformly from those consistent with the view (see the module docs)."""
+        me = self.view.seat
+        mine = self._seats[me]
+        tries = 0
+        while self._possible and tries < ATTEMPTS:
+            tries += 1
+            drawn = self._placement(rng)
+            if drawn is None:
+                continue
+            contents, generic, chosen = drawn
+            deck = [-1] * 36
+            start = self._next_draw
+            for offset, card in enumerate(contents[0]):
+                deck[start + offset] = card
+            for seat in self._others:
+                found = seat.map_of(self, self._key(seat, chosen))
+                if found is None:  # pragma: no cover - a kept placement has maps
+                    break
+                self._fill(deck, seat, found, generic, rng)
+            else:
+                # My own map, drawn again alone while this world would have me asked about molodkas otherwise
+                # than I was (how many maps fit does not depend on the placement: the worlds stay uniform).
+                while self._my_map is not None and tries < ATTEMPTS:
+                    if self._fill(deck, mine, self._my_map, generic, rng):
+                        world = self._replay(deck, contents, rng)
+                        if world is not None:
+                            return world
+                    tries += 1
+        raise WorldSamplingError(f"no world consistent with the view of seat {me} was found in {ATTEMPTS} attempts")
+
+    def _fill(
+        self,
+        deck: list[int],
+        seat: _Seat,
+        found: tuple[list[_Item], list[list[int]]],
+        generic: list[list[int]],
+        rng: random.Random,
+    ) -> bool:
+        """Puts a uniformly random map of the seat's cards into ``deck``; for my own seat, whether what I held
+        at the start of each trick in which I was asked about a molodka was one (R14)."""
+        items, ways = found
+        taken = _draw_map(items, ways, rng)
+        unnamed = [0] * len(generic)
+        positions = seat.positions
+        held = [0] * len(positions)
+        for (_, _, label), index in zip(items, taken, strict=True):
+            if label < 0:
+                place = -1 - label
+                card = generic[place][unnamed[place]]
+                unnamed[place] += 1
+            else:
+                card = label
+            deck[positions[index]] = card
+            held[index] = card
+        for before, used in self._my_tricks if seat is self._seats[self.view.seat] else ():
+            hand = 0
+            for card in held[:before]:
+                hand |= 1 << card
+            if hand & ~used not in MOLODKAS:
+                return False
+        return True
+
+    def _replay(self, deck: list[int], contents: list[list[int]], rng: random.Random) -> GameState | None:
+        """The world: the history replayed on ``deck`` through the kernel, with the waits it needs.
+
+        ``None`` if this deck would have me asked about a molodka otherwise than I was.
+        """
+        view = self.view
+        me = view.seat
+        core: Any = deal(tuple(deck), self.trump, view.dealer, view.defeat)
+        for seat, key, fill in self._program:
+            if not key:
+                mask = 0
+                if fill >= 0:
+                    for card in contents[fill]:
+                        mask |= 1 << card
+                else:  # a pass that a molodka took back: any cards of that hand then, uniformly
+                    hand = core[0][seat]
+                    for card in rng.sample([card for card in range(36) if hand >> card & 1], -fill):
+                        mask |= 1 << card
+                key = mask << 5 | PASS << 2 | seat
+            core = _waits(core, seat, me)
+            if core is None:
+                return None
+            core = step(core, key)
+            if core is None:
+                return None
+        if view.legal_moves:
+            core = _waits(core, me, me)
+            if core is None:
+                return None
+        return state_of(core)
+
+    # --- fast -----------------------------------------------------------------------------------------------
+
+    def _fast_parts(self, view: PlayerView) -> None:
+        history = view.history
+        standing = self._standing
         # The kernel's keys of the face-up plays (and of this seat's own passes).
         self._fixed = {
-            i: Move(plan.history[i].kind, plan.history[i].seat, plan.history[i].cards)._key
-            for i in standing
-            if not plan.history[i].hidden
+            i: Move(history[i].kind, history[i].seat, history[i].cards)._key for i in standing if not history[i].hidden
         }
         done = 4 * len(view.tricks)
         self._tricks = [standing[t : t + 4] for t in range(0, done, 4)]
@@ -315,58 +557,48 @@ class WorldSampler:
             for n, trick in enumerate(self._tricks)
             if all(i in self._fixed for i in trick)
         }
-        trump = view.trump_card.index
-        self._fixed_part = fixed_part(SUIT_OF[trump], trump, view.dealer, tuple(range(36)), view.defeat)
-
-    def sample(self, rng: random.Random) -> GameState:
-        last: Exception | None = None
-        for _ in range(ATTEMPTS):
-            contents = _place_cards(self.plan, rng)
-            if contents is None:
-                continue
-            deck = _deck(self.plan, contents, rng)
-            if deck is None:
-                continue
-            try:
-                return _replay(self.plan, contents, deck, rng)
-            except ValueError as error:  # a placement the history cannot follow: draw again
-                last = error
-        raise WorldSamplingError(
-            f"no world consistent with the view of seat {self.plan.view.seat} "
-            f"was found in {ATTEMPTS} attempts" + (f" (last: {last})" if last else "")
-        )
+        self._pass_place = {place.event: p for p, place in enumerate(self.places) if place.event >= 0}
+        self._hand_place = {
+            place.owner: p for p, place in enumerate(self.places) if place.owner >= 0 and place.event < 0
+        }
+        my_hand = 0
+        for card in view.hand:
+            my_hand |= 1 << card.index
+        self._my_hand = my_hand
+        self._fixed_part = fixed_part(SUIT_OF[self.trump], self.trump, view.dealer, tuple(range(36)), view.defeat)
 
     def fast(self, rng: random.Random) -> GameState:
-        """A world for search, built directly rather than replayed: about five times faster.
+        """A world for search, built directly rather than replayed.
 
-        The same placement of cards as :meth:`sample`; but no deck order is sought, so the
-        rare placement that no deal could produce is not redrawn, the history holds no
-        waits, and :attr:`GameState.deck` is meaningless.  Play from it follows the rules.
+        Its placement of cards is drawn exactly as :meth:`sample` draws it; but no deck order is
+        drawn, the history holds no waits, and :attr:`GameState.deck` is meaningless.  Play from it
+        follows the rules.
         """
-        plan = self.plan
-        view = plan.view
-        for _ in range(ATTEMPTS):
-            contents = _place_cards(plan, rng)
-            if contents is not None:
+        view = self.view
+        for _ in range(ATTEMPTS if self._possible else 0):
+            drawn = self._placement(rng)
+            if drawn is not None:
+                contents = drawn[0]
                 break
         else:
             raise WorldSamplingError(f"no placement of cards fits the view of seat {view.seat}")
-        hidden: dict[int, int] = {}
-        hands = [0, 0, 0, 0]
-        hands[view.seat] = self._my_hand
-        for place, held in zip(plan.places, contents, strict=True):
+        masks = []
+        for held in contents:
             mask = 0
             for card in held:
-                mask |= 1 << card.index
-            if place.event >= 0:
-                hidden[place.event] = mask
-            elif place.owner is not None:
-                hands[place.owner] = mask
-        history = plan.history
+                mask |= 1 << card
+            masks.append(mask)
+        hands = [0, 0, 0, 0]
+        hands[view.seat] = self._my_hand
+        for seat, p in self._hand_place.items():
+            hands[seat] = masks[p]
+        history = view.history
+        fixed = self._fixed
+        pass_place = self._pass_place
 
         def filled(i: int) -> int:  # the kernel's key of play i
-            fixed = self._fixed.get(i)
-            return fixed if fixed is not None else hidden[i] << 5 | PASS << 2 | history[i].seat
+            key = fixed.get(i)
+            return key if key is not None else masks[pass_place[i]] << 5 | PASS << 2 | history[i].seat
 
         tricks = tuple(
             self._fixed_tricks.get(n) or (tuple(filled(i) for i in trick), view.tricks[n].winner)
@@ -406,9 +638,44 @@ class WorldSampler:
                 top=top_of(table),
                 holders=holders,
                 waited=waited,
-                stock=tuple(card.index for card in contents[0]),
+                stock=tuple(contents[0]),
                 tricks=tricks,
                 log=log,
                 fixed=self._fixed_part,
             )
         )
+
+
+def _waits(core: Any, seat: int, me: int) -> Any:
+    """Let other molodka holders being asked wait until ``seat`` decides (their waits are private, R14);
+    ``None`` if this world would have me asked about a molodka I was not asked about."""
+    while True:
+        to_move = core[TO_MOVE]
+        if to_move == seat or to_move < 0 or to_move == (core[LEADER] + len(core[TABLE])) & 3:
+            return core
+        if to_move == me:
+            return None
+        core = step(core, WAIT << 2 | to_move)
+
+
+# sample_world's sampler for the last few views it was given, by identity (a view is analysed once).
+_RECENT: list[tuple[PlayerView, WorldSampler]] = []
+_RECENT_SIZE = 4
+
+
+def sample_world(view: PlayerView, rng: random.Random) -> GameState:
+    """A full game state drawn uniformly from those consistent with ``view`` (R23); see the module docs.
+
+    ``view(result, view.seat) == view`` always holds.  Raises
+    :class:`WorldSamplingError` if no consistent world is found.  Calls with the same view object
+    analyse it once.
+    """
+    for seen, sampler in _RECENT:
+        if seen is view:
+            return sampler.sample(rng)
+    if not isinstance(view, PlayerView):
+        raise TypeError(f"sample_world() takes a PlayerView, not {type(view).__name__}")
+    sampler = WorldSampler(view)
+    _RECENT.insert(0, (view, sampler))
+    del _RECENT[_RECENT_SIZE:]
+    return sampler.sample(rng)

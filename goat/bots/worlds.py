@@ -39,6 +39,8 @@ placement is the product over seats of the number of such maps, so:
    received them, and the trump card asks for a drawn position, so the maps
    are counted exactly, and a uniformly random one drawn, by one pass over the
    cards in deadline order that tracks how many dealt positions are taken.
+   With a single special card (most often the unseen trump card), steps 1-2
+   are one draw: its slot is chosen in proportion to those counts.
 3. :func:`sample_world` then draws each seat's map uniformly (the seat's own
    too: how many it has does not depend on the placement, and one that would
    have it asked about a molodka otherwise than it was is drawn again), which
@@ -64,7 +66,7 @@ True
 from __future__ import annotations
 
 import random
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from typing import Any
 
 from goat._core import (
@@ -355,6 +357,21 @@ class WorldSampler:
             if held.specials:
                 held.bound = max([held.count(self, key) for key in _allowed_keys(self, held)], default=0)
                 self._checked.append(held)
+        # With one special card, the chance of each of its slots is known outright: the room of its place times
+        # the maps each checked seat has with it there (what the proposal and the keeping above give together).
+        self._direct: tuple[list[int], list[tuple[int, int]]] | None = None
+        if len(specials) == 1:
+            ends: list[int] = []
+            where: list[tuple[int, int]] = []
+            for at, room in specials[0].allowed:
+                weight = 1
+                for held in self._checked:
+                    weight *= held.count(self, self._key(held, [at]))
+                if room and weight:
+                    ends.append((ends[-1] if ends else 0) + room * weight)
+                    where.append((at, weight))
+            if ends:
+                self._direct = (ends, where)
         self._possible = all(special.total > 0 for special in specials) and len(self._unknown) + len(specials) == sum(
             place.room for place in places
         )
@@ -402,7 +419,15 @@ class WorldSampler:
         randrange = rng.randrange
         chosen: list[int] = []
         slots: list[tuple[int, int]] = []
-        for special in self.specials:
+        direct = self._direct
+        if direct:  # one special card: straight to its place, in proportion to the worlds there
+            ends, where = direct
+            r = randrange(ends[-1])
+            k = bisect_right(ends, r)
+            place, unit = where[k]
+            slots.append((place, (r - (ends[k - 1] if k else 0)) // unit))
+            chosen.append(place)
+        for special in self.specials if not direct else ():
             r = randrange(special.total)
             place = -1
             for place, room in special.allowed:  # noqa: B007 - the place the loop stops at
@@ -413,7 +438,7 @@ class WorldSampler:
                 return None  # two special cards in one slot
             slots.append((place, r))
             chosen.append(place)
-        for seat in self._checked:
+        for seat in self._checked if not direct else ():
             count = seat.count(self, self._key(seat, chosen))
             if count < seat.bound and randrange(seat.bound) >= count:
                 return None
@@ -543,24 +568,32 @@ class WorldSampler:
 
     def _fast_parts(self, view: PlayerView) -> None:
         history = view.history
-        standing = self._standing
-        # The kernel's keys of the face-up plays (and of this seat's own passes).
-        self._fixed = {
-            i: Move(history[i].kind, history[i].seat, history[i].cards)._key for i in standing if not history[i].hidden
-        }
-        done = 4 * len(view.tricks)
-        self._tricks = [standing[t : t + 4] for t in range(0, done, 4)]
-        self._table = standing[done:]
-        # Tricks without another seat's face-down pass are the same in every world: build them once.
-        self._fixed_tricks = {
-            n: (tuple(self._fixed[i] for i in trick), view.tricks[n].winner)
-            for n, trick in enumerate(self._tricks)
-            if all(i in self._fixed for i in trick)
-        }
-        self._pass_place = {place.event: p for p, place in enumerate(self.places) if place.event >= 0}
-        self._hand_place = {
-            place.owner: p for p, place in enumerate(self.places) if place.owner >= 0 and place.event < 0
-        }
+        pass_place = {place.event: p for p, place in enumerate(self.places) if place.event >= 0}
+        # Each play that stands as (key, place): the kernel's key of a face-up play (or of my own pass) and -1;
+        # for another seat's pass, its key without the cards and the place that holds them.
+        codes = [
+            (PASS << 2 | history[i].seat, pass_place[i])
+            if history[i].hidden
+            else (Move(history[i].kind, history[i].seat, history[i].cards)._key, -1)
+            for i in self._standing
+        ]
+        # The plays before the first pass of another seat are the same in every world: so is that much of the log
+        # (a linked list of keys, newest first), and so are the tricks that end before it.
+        first = next((n for n, (_, place) in enumerate(codes) if place >= 0), len(codes))
+        log: Any = None
+        for key, _ in codes[:first]:
+            log = (key, log)
+        self._log_base = log
+        self._prefix = [key for key, _ in codes[:first]]
+        self._rest = codes[first:]
+        self._trick_plan: list[tuple[tuple[tuple[int, ...], int] | None, int]] = []
+        for n, trick in enumerate(view.tricks):
+            fixed = (tuple(self._prefix[4 * n : 4 * n + 4]), trick.winner) if 4 * n + 4 <= first else None
+            self._trick_plan.append((fixed, trick.winner))
+        self._done = 4 * len(view.tricks)
+        self._hand_place = [
+            (place.owner, p) for p, place in enumerate(self.places) if place.owner >= 0 and place.event < 0
+        ]
         my_hand = 0
         for card in view.hand:
             my_hand |= 1 << card.index
@@ -590,27 +623,20 @@ class WorldSampler:
             masks.append(mask)
         hands = [0, 0, 0, 0]
         hands[view.seat] = self._my_hand
-        for seat, p in self._hand_place.items():
+        for seat, p in self._hand_place:
             hands[seat] = masks[p]
-        history = view.history
-        fixed = self._fixed
-        pass_place = self._pass_place
-
-        def filled(i: int) -> int:  # the kernel's key of play i
-            key = fixed.get(i)
-            return key if key is not None else masks[pass_place[i]] << 5 | PASS << 2 | history[i].seat
-
-        tricks = tuple(
-            self._fixed_tricks.get(n) or (tuple(filled(i) for i in trick), view.tricks[n].winner)
-            for n, trick in enumerate(self._tricks)
-        )
-        table = tuple(filled(i) for i in self._table)
-        log: Any = None  # the kernel's log: a linked list of keys, newest first
-        for keys, _ in tricks:
-            for key in keys:
-                log = (key, log)
-        for key in table:
+        rest = [key if place < 0 else masks[place] << 5 | key for key, place in self._rest]
+        log = self._log_base
+        for key in rest:
             log = (key, log)
+        keys = self._prefix + rest
+        tricks = tuple(
+            [
+                fixed if fixed is not None else (tuple(keys[4 * n : 4 * n + 4]), winner)
+                for n, (fixed, winner) in enumerate(self._trick_plan)
+            ]
+        )
+        table = tuple(keys[self._done :])
         leader = view.leader
         waited = 0
         if view.to_play is None:

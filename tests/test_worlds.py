@@ -537,3 +537,22 @@ def test_mid_game_the_trump_cards_place_follows_the_deal() -> None:
         assert set(observed) <= set(exact)
         statistic = sum((observed[p] - samples * q) ** 2 / (samples * q) for p, q in exact.items())
         assert statistic < chi_square_critical(len(exact) - 1), (statistic, observed, exact)
+
+
+def test_a_molodka_holder_not_asked_yet_knows_a_holder_ahead_of_it_is_deciding() -> None:
+    # R14: at the deal seat 0 holds four clubs and seat 2 four spades; seat 1 is due to lead and seat 2, first in
+    # priority, is being asked.  Seat 0 is not asked yet, so in every world some holder ahead of it (seat 2 or 3)
+    # is deciding; the old sampler gave seat 0 the decision in most worlds (a view it never had).
+    dealt = "KD 9S 8D 6C JC 6S KC 7C AC 7S 7D 8C 9D 8S QD 9C"  # seat 1 first (R7): 0 holds 6-9C, 2 holds 6-9S
+    deck = f"{dealt} 10D AD 6H 7H 8H 9H JH QH KH 10H AH QC 6D JD 10C JS QS KS 10S AS"
+    state = goat.new_game(deck=deck, trump_card="10D", dealer=0)
+    assert (state.to_move, state.to_play) == (2, 1)
+    seen = goat.view(state, 0)
+    assert seen.legal_moves == ()
+    rng = random.Random(6)
+    sampler = WorldSampler(seen)
+    for world in [goat.sample_world(seen, rng) for _ in range(200)] + [sampler.fast(rng) for _ in range(200)]:
+        assert world.to_move in (2, 3)
+        assert len({card.suit for card in world.hands[world.to_move]}) == 1
+        again = goat.view(world, 0)
+        assert (again.legal_moves, again.hand, again.to_play) == ((), seen.hand, 1)

@@ -11,7 +11,12 @@ worlds for a view are those whose view from the view's seat *is* that view;
 :func:`sample_world` draws one of them, each with the same probability.  That
 is the posterior over deals under the real deal (a shuffled deck, R7, and a
 trump card drawn from the stock, R8), with every hidden choice of the other
-seats counted once: it is not weighted by any model of how they play.
+seats counted once: it is not weighted by any model of how they play.  When
+the seat has legal moves, its worlds are those in which it is to move (the
+holders asked before it have waited: it samples worlds to decide in).  When it
+has none, which seat is deciding now is part of the world too: a molodka
+holder being asked (its waits are private, R14) or the seat due to play, each
+counted once, but never the seat itself unless it was asked.
 
 **How.**  The cards the seat has not located lie in *places*: the stock (in
 order), every other seat's hand, and every face-down pass of another seat that
@@ -40,7 +45,9 @@ placement is the product over seats of the number of such maps, so:
    are counted exactly, and a uniformly random one drawn, by one pass over the
    cards in deadline order that tracks how many dealt positions are taken.
    With a single special card (most often the unseen trump card), steps 1-2
-   are one draw: its slot is chosen in proportion to those counts.
+   are one draw: its slot is chosen in proportion to those counts.  When the
+   seat does not decide, a placement is also kept in proportion to how many
+   seats may be deciding in it, and one of them is drawn.
 3. :func:`sample_world` then draws each seat's map uniformly (the seat's own
    too: how many it has does not depend on the placement, and one that would
    have it asked about a molodka otherwise than it was is drawn again), which
@@ -401,7 +408,62 @@ class WorldSampler:
             else:
                 program.append((move.seat, Move(move.kind, move.seat, move.cards)._key, 0))
         self._program = program
+        self._round = self._asking(view, history, standing, place_of)
         self._fast_parts(view)
+
+    def _asking(
+        self, view: PlayerView, history: tuple[Any, ...], standing: list[int], place_of: dict[int, int]
+    ) -> tuple[list[tuple[int, int, int]], int, int] | None:
+        """Who may be deciding now in a world, when I neither decide nor am due to play (R14).
+
+        A molodka holder being asked before the next play, or the seat due once they have all waited: each a
+        world of its own, as the waits are private; never me unless I was asked.  So a placement has as many
+        worlds as seats that may be deciding: if I waited since the last play, the holders after me and the seat
+        due; if I hold a molodka and have not been asked, the holders ahead of me; else every holder and the seat
+        due.  Returns ``None`` when that is one seat in every world; else, for the other seats not due in
+        priority order, (cards on the table, place of the hand, place of a pass on the table or -1); which of the
+        three cases (0, 1, 2); and the most deciders any placement allows.
+        """
+        if view.legal_moves or view.to_play is None:
+            return None
+        table = view.table
+        if table and (table[0].kind is MoveKind.MOLODKA or table[0].size == 4):
+            return None  # R14: one molodka a trick, and nobody is asked after it
+        me, due = view.seat, view.to_play
+        trick = standing[len(standing) - len(table) :]
+        mine = 0
+        for card in view.hand:
+            mine |= 1 << card.index
+        for i in trick:
+            if history[i].seat == me:
+                for card in history[i].cards:
+                    mine |= 1 << card.index
+        if mine.bit_count() != 4:
+            return None  # hands are of one size at the start of a trick: nobody holds four cards now
+        last = max((i for i, m in enumerate(history) if m.kind is not MoveKind.WAIT), default=-1)
+        waited = any(m.kind is MoveKind.WAIT for m in history[last + 1 :])
+        priority = [(view.leader + offset) % 4 for offset in range(4)]
+        hand_place = {place.owner: p for p, place in enumerate(self.places) if place.owner >= 0 and place.event < 0}
+        others = []
+        for seat in priority:
+            if seat in (me, due) or (waited and priority.index(seat) < priority.index(me)):
+                continue
+            if not waited and mine in MOLODKAS and priority.index(seat) > priority.index(me):
+                continue
+            up, passed = 0, -1
+            for i in trick:
+                if history[i].seat == seat:
+                    passed = place_of.get(i, -1)
+                    for card in history[i].cards:
+                        up |= 1 << card.index
+            others.append((up, hand_place[seat], passed))
+        case = 0 if waited else 1 if mine in MOLODKAS else 2
+        most = len(others) + (case != 1)
+        if not most:
+            self._possible = False  # I hold a molodka and was not asked, with nobody ahead of me: no game is so
+        if most == 1 and case != 1:
+            return None
+        return others, case, most
 
     def _key(self, seat: _Seat, chosen: list[int]) -> tuple[int, ...]:
         """The places of the seat's special cards (-1 where a special card is not the seat's)."""
@@ -410,7 +472,7 @@ class WorldSampler:
 
     # --- placements ---------------------------------------------------------------------------------------
 
-    def _placement(self, rng: random.Random) -> tuple[list[list[int]], list[list[int]], list[int]] | None:
+    def _placement(self, rng: random.Random) -> tuple[list[list[int]], list[list[int]], list[int], int] | None:
         """A placement (steps 1-2 of the module docs), or ``None`` if the proposal was not kept.
 
         Returns the cards of each place (the stock in order), the never-seen ones among them, and the
@@ -466,7 +528,23 @@ class WorldSampler:
             contents = [list(held) for held in generic]
             for s, (place, slot) in sorted(enumerate(slots), key=lambda item: item[1]):
                 contents[place].insert(slot, self.specials[s].card)
-        return contents, generic, chosen
+        waited = -1
+        if self._round is not None:
+            others, case, most = self._round
+            holders = 0
+            for up, hand, passed in others:
+                start = up
+                for card in contents[hand]:
+                    start |= 1 << card
+                if passed >= 0:
+                    for card in contents[passed]:
+                        start |= 1 << card
+                holders += start in MOLODKAS
+            r = randrange(most)
+            if r >= holders + (case != 1):
+                return None  # fewer seats may be deciding in this placement than in the likeliest
+            waited = r  # how many of the seats that may be deciding come before the one that is
+        return contents, generic, chosen, waited
 
     # --- sample ---------------------------------------------------------------------------------------------
 
@@ -480,7 +558,7 @@ class WorldSampler:
             drawn = self._placement(rng)
             if drawn is None:
                 continue
-            contents, generic, chosen = drawn
+            contents, generic, chosen, extra = drawn
             deck = [-1] * 36
             start = self._next_draw
             for offset, card in enumerate(contents[0]):
@@ -495,7 +573,7 @@ class WorldSampler:
                 # than I was (how many maps fit does not depend on the placement: the worlds stay uniform).
                 while self._my_map is not None and tries < ATTEMPTS:
                     if self._fill(deck, mine, self._my_map, generic, rng):
-                        world = self._replay(deck, contents, rng)
+                        world = self._replay(deck, contents, extra, rng)
                         if world is not None:
                             return world
                     tries += 1
@@ -533,8 +611,9 @@ class WorldSampler:
                 return False
         return True
 
-    def _replay(self, deck: list[int], contents: list[list[int]], rng: random.Random) -> GameState | None:
-        """The world: the history replayed on ``deck`` through the kernel, with the waits it needs.
+    def _replay(self, deck: list[int], contents: list[list[int]], extra: int, rng: random.Random) -> GameState | None:
+        """The world: the history replayed on ``deck`` through the kernel, with the waits it needs, and then
+        ``extra`` more (when I do not decide: the holders being asked now who have waited, see :meth:`_asking`).
 
         ``None`` if this deck would have me asked about a molodka otherwise than I was.
         """
@@ -562,6 +641,8 @@ class WorldSampler:
             core = _waits(core, me, me)
             if core is None:
                 return None
+        for _ in range(max(extra, 0)):
+            core = step(core, WAIT << 2 | core[TO_MOVE])
         return state_of(core)
 
     # --- fast -----------------------------------------------------------------------------------------------
@@ -611,7 +692,7 @@ class WorldSampler:
         for _ in range(ATTEMPTS if self._possible else 0):
             drawn = self._placement(rng)
             if drawn is not None:
-                contents = drawn[0]
+                contents, extra = drawn[0], drawn[3]
                 break
         else:
             raise WorldSamplingError(f"no placement of cards fits the view of seat {view.seat}")
@@ -652,8 +733,12 @@ class WorldSampler:
                 holders = holders_of((start[0], start[1], start[2], start[3]), leader)
             due = (leader + len(table)) % 4
             asked = [seat for seat in holders if seat != due]
-            # Holders ahead of this seat have waited (privately); if it decides now, it is its turn.
-            waited = asked.index(view.seat) if view.seat in asked and view.legal_moves else len(asked)
+            if view.legal_moves:  # holders ahead of me have waited (privately): I decide
+                waited = asked.index(view.seat) if view.seat in asked else len(asked)
+            elif extra < 0:  # the seat due decides, in every world
+                waited = len(asked)
+            else:  # the drawn one of the seats that may be deciding (see _asking)
+                waited = extra + (asked.index(view.seat) + 1 if self._round and not self._round[1] else 0)
             to_move = decider(leader, len(table), holders, waited)
         return state_of(
             core_of(

@@ -301,7 +301,6 @@ class WorldSampler:
                 trick_start = index + 1
         standing = [i for i, m in enumerate(history) if m.kind is not MoveKind.WAIT and i not in withdrawn]
         self._standing = standing
-        self._withdrawn = withdrawn
         self._next_draw = next_draw
         # --- the places of unknown cards, and the seats' located cards ---
         places = [_Place(-1, view.stock_size, -1)]

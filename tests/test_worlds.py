@@ -408,9 +408,11 @@ def game_from(seed: int, moves: list[str]) -> GameState:
     return run(goat.new_game(seed=seed), *moves)
 
 
-# Found by /tmp-style scans (kept here as data): seeded random games with single-card leads, beating whenever
-# possible (9 times in 10; so that few face-down passes hide cards), a molodka declared once another seat has played
-# face up; the first late decision whose configurations number a few hundred and that holds what the test needs.
+# How these were found (by a throwaway script): games from goat.new_game(seed), played by random.Random(seed) with
+# single-card moves, beating whenever possible 97 (trump) or 90 (molodka) times in 100, so that few face-down passes
+# hide cards, and for the molodka a holder declaring once another seat had played face up (else waiting); the first
+# decision with an empty stock, a few hundred configurations, and the unseen trump card allowed in a hand and a pass
+# (or a card given back with the trump card's weight varying by place).  The moves are as played.
 LATE_TRUMP_UNSEEN = (
     5573,
     [

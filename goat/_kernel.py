@@ -87,10 +87,12 @@ __all__ = [
     "legal",
     "legal_moves",
     "mask_points",
+    "masks_of",
     "playout",
     "plays",
     "rollout_answer",
     "set_beats",
+    "shuffle",
     "shuffled",
     "start_hand",
     "step",
@@ -865,3 +867,33 @@ def playout(core: Loose, random: Callable[[], float]) -> tuple[int, int, int, in
         leader = top_seat
         played = 0
     return (points0, points1, tricks0, tricks1)
+
+
+# --- worlds for search ---------------------------------------------------------------------
+# goat.bots.worlds draws thousands of worlds per search decision; these are its loops over cards.
+
+
+def shuffle(cards: list[int], getrandbits: Callable[[int], int]) -> list[int]:
+    """``cards`` in a uniformly random order (Fisher–Yates from the end, each draw exact by rejection
+    from ``getrandbits``); the list is shuffled in place and returned."""
+    i = len(cards) - 1
+    while i > 0:
+        n = i + 1
+        width = n.bit_length()
+        j = getrandbits(width)
+        while j >= n:
+            j = getrandbits(width)
+        cards[i], cards[j] = cards[j], cards[i]
+        i -= 1
+    return cards
+
+
+def masks_of(groups: list[list[int]]) -> list[int]:
+    """The mask of each list of card indices."""
+    masks: list[int] = []
+    for group in groups:
+        mask = 0
+        for card in group:
+            mask |= 1 << card
+        masks.append(mask)
+    return masks

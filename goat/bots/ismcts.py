@@ -138,7 +138,7 @@ class ISMCTSBot:
         sqrt, log, clock = math.sqrt, math.log, time.perf_counter
         while (limit is None or done < limit) and (deadline is None or clock() < deadline):
             done += 1
-            core: Any = sampler.fast(rng)._core
+            core: Any = sampler.position(rng, history=False)  # the search never reads the history
             node = root
             path = [root]
             while core[TO_MOVE] >= 0:

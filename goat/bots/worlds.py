@@ -90,6 +90,8 @@ from goat._core import (
     decider,
     fixed_part,
     holders_of,
+    masks_of,
+    shuffle,
     step,
     top_of,
 )
@@ -355,7 +357,6 @@ class WorldSampler:
         self._others = [other for other in seats if other.seat != me]
         self._unknown = [c for c in range(36) if c not in located]
         # The draws of a Fisher-Yates shuffle of the unknown cards: (position, below what, bits).
-        self._shuffle = [(i, i + 1, (i + 1).bit_length()) for i in range(len(self._unknown) - 1, 0, -1)]
         self._rooms = [place.room for place in places]
         # A seat whose places may hold a special card keeps a placement with probability count / bound.
         self._checked: list[_Seat] = []
@@ -504,13 +505,7 @@ class WorldSampler:
             if count < seat.bound and randrange(seat.bound) >= count:
                 return None
         # The never-seen cards in a uniformly random order (Fisher-Yates with exact draws).
-        cards = list(self._unknown)
-        getrandbits = rng.getrandbits
-        for i, n, k in self._shuffle:
-            j = getrandbits(k)
-            while j >= n:
-                j = getrandbits(k)
-            cards[i], cards[j] = cards[j], cards[i]
+        cards = shuffle(list(self._unknown), rng.getrandbits)
         rooms = self._rooms
         if chosen:  # leave room for the special cards
             rooms = list(rooms)
@@ -687,6 +682,11 @@ class WorldSampler:
         drawn, the history holds no waits, and :attr:`GameState.deck` is meaningless.  Play from it
         follows the rules.
         """
+        return state_of(self.position(rng))
+
+    def position(self, rng: random.Random, *, history: bool = True) -> Any:
+        """:meth:`fast`'s world as the kernel's position; with ``history=False`` without its log (a search
+        that never reads the history it plays saves building it)."""
         view = self.view
         for _ in range(ATTEMPTS if self._possible else 0):
             drawn = self._placement(rng)
@@ -695,20 +695,16 @@ class WorldSampler:
                 break
         else:
             raise WorldSamplingError(f"no placement of cards fits the view of seat {view.seat}")
-        masks = []
-        for held in contents:
-            mask = 0
-            for card in held:
-                mask |= 1 << card
-            masks.append(mask)
+        masks = masks_of(contents)
         hands = [0, 0, 0, 0]
         hands[view.seat] = self._my_hand
         for seat, p in self._hand_place:
             hands[seat] = masks[p]
         rest = [key if place < 0 else masks[place] << 5 | key for key, place in self._rest]
-        log = self._log_base
-        for key in rest:
-            log = (key, log)
+        log = self._log_base if history else None
+        if history:
+            for key in rest:
+                log = (key, log)
         keys = self._prefix + rest
         tricks = tuple(
             [
@@ -739,20 +735,18 @@ class WorldSampler:
             else:  # the drawn one of the seats that may be deciding (see _asking)
                 waited = extra + (asked.index(view.seat) + 1 if self._round and not self._round[1] else 0)
             to_move = decider(leader, len(table), holders, waited)
-        return state_of(
-            core_of(
-                hands=(hands[0], hands[1], hands[2], hands[3]),
-                to_move=to_move,
-                leader=leader,
-                table=table,
-                top=top_of(table),
-                holders=holders,
-                waited=waited,
-                stock=tuple(contents[0]),
-                tricks=tricks,
-                log=log,
-                fixed=self._fixed_part,
-            )
+        return core_of(
+            hands=(hands[0], hands[1], hands[2], hands[3]),
+            to_move=to_move,
+            leader=leader,
+            table=table,
+            top=top_of(table),
+            holders=holders,
+            waited=waited,
+            stock=tuple(contents[0]),
+            tricks=tricks,
+            log=log,
+            fixed=self._fixed_part,
         )
 
 

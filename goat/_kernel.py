@@ -41,6 +41,7 @@ and built again on return, so only the outer :data:`Core` is one; its parts are 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from itertools import combinations
 from typing import Any, Final, TypeVar
@@ -77,11 +78,14 @@ __all__ = [
     "Core",
     "Fixed",
     "Loose",
+    "SearchNode",
+    "back_up",
     "bits",
     "cheapest",
     "core_of",
     "deal",
     "decider",
+    "descend",
     "fixed_part",
     "holders_of",
     "legal",
@@ -897,3 +901,71 @@ def masks_of(groups: list[list[int]]) -> list[int]:
             mask |= 1 << card
         masks.append(mask)
     return masks
+
+
+# --- the search tree of ISMCTS (goat.bots.ismcts) ----------------------------------------------
+
+
+class SearchNode:
+    """A node of an information-set search tree: the move that leads here (a key; -1 at the root), the
+    team that made it, and the statistics of UCB with availability counts."""
+
+    def __init__(self, move: int, team: int) -> None:
+        self.move = move
+        self.team = team
+        self.children: dict[int, SearchNode] = {}
+        self.visits = 0
+        self.reward = 0.0
+        self.avail = 0
+
+
+def descend(root: SearchNode, core: Loose, draw: Callable[[], float], c: float) -> tuple[list[SearchNode], Loose]:
+    """One walk down the tree in the world ``core``: by UCB among the children whose moves are legal
+    here (counting each as available), until a move not yet tried, which is added (chosen by ``draw()``)
+    and played, or the game's end.  Returns the path from the root and the position reached."""
+    node = root
+    path = [root]
+    while core[TO_MOVE] >= 0:
+        untried: list[int] = []
+        best: SearchNode | None = None
+        best_score = -1.0
+        children = node.children
+        for key in legal(core):
+            child = children.get(key)
+            if child is None:
+                untried.append(key)
+            else:
+                child.avail += 1
+                visits = child.visits
+                score = child.reward / visits + c * math.sqrt(math.log(child.avail) / visits)
+                if score > best_score:
+                    best = child
+                    best_score = score
+        if untried:
+            key = untried[int(draw() * len(untried))]
+            seat: int = core[TO_MOVE]
+            added = SearchNode(key, seat & 1)
+            added.avail = 1
+            children[key] = added
+            path.append(added)
+            return path, _legal_step(core, key)
+        if best is None:  # pragma: no cover - a position that is not over has a legal move
+            raise RuntimeError("no legal move in a position that is not over")
+        node = best
+        path.append(node)
+        core = _legal_step(core, node.move)
+    return path, core
+
+
+def _legal_step(core: Loose, key: int) -> Loose:
+    moved = step(core, key)
+    if moved is None:  # pragma: no cover - the key is one of legal(core)
+        raise RuntimeError(f"the kernel refused its own legal move {key}")
+    return moved
+
+
+def back_up(path: list[SearchNode], reward0: float, reward1: float) -> None:
+    """Add one visit and its reward (for the team that made each node's move) along ``path``."""
+    for node in path:
+        node.visits += 1
+        node.reward += reward1 if node.team else reward0

@@ -25,12 +25,11 @@ the same policy through :func:`goat.play`).
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from typing import Any, Final
 
-from goat._core import TO_MOVE, legal, playout, step
+from goat._core import SearchNode, back_up, descend, playout
 from goat.bots.worlds import WorldSampler
 from goat.moves import Move
 from goat.scoring import defeat_scores
@@ -73,20 +72,6 @@ def _rewards(outcome: tuple[int, int, int, int]) -> tuple[float, float]:
     return known
 
 
-class _Node:
-    """A node of the search tree: the move leading here as a kernel key (-1 at the root), and its statistics."""
-
-    __slots__ = ("avail", "children", "move", "reward", "team", "visits")
-
-    def __init__(self, move: int, team: int) -> None:
-        self.move = move
-        self.team = team  # the team that made the move leading here
-        self.children: dict[int, _Node] = {}
-        self.visits = 0
-        self.reward = 0.0
-        self.avail = 0
-
-
 class ISMCTSBot:
     """The ``ismcts`` strategy; see the module documentation."""
 
@@ -121,7 +106,7 @@ class ISMCTSBot:
             return legal[0]
         return next(m for m in legal if m._key == best.move)
 
-    def _search(self, view: PlayerView) -> _Node:
+    def _search(self, view: PlayerView) -> SearchNode:
         """Run the search from ``view``; return the root of its tree.
 
         The walk and the rollouts run on the kernel's positions and move keys (the sampled world's
@@ -130,48 +115,18 @@ class ISMCTSBot:
         rng = self._rng
         draw = rng.random
         sampler = WorldSampler(view)
-        root = _Node(-1, 1 - view.team)
+        root = SearchNode(-1, 1 - view.team)
         deadline = None if self.time_ms is None else time.perf_counter() + self.time_ms / 1000
         limit = self.iterations
         done = 0
         c = self.exploration
-        sqrt, log, clock = math.sqrt, math.log, time.perf_counter
+        clock = time.perf_counter
         while (limit is None or done < limit) and (deadline is None or clock() < deadline):
             done += 1
-            core: Any = sampler.position(rng, history=False)  # the search never reads the history
-            node = root
-            path = [root]
-            while core[TO_MOVE] >= 0:
-                untried: list[int] = []
-                best: _Node | None = None
-                best_score = -1.0
-                children = node.children
-                for key in legal(core):
-                    child = children.get(key)
-                    if child is None:
-                        untried.append(key)
-                    else:
-                        child.avail += 1
-                        visits = child.visits
-                        score = child.reward / visits + c * sqrt(log(child.avail) / visits)
-                        if score > best_score:
-                            best, best_score = child, score
-                if untried:
-                    key = untried[int(draw() * len(untried))]
-                    child = _Node(key, core[TO_MOVE] & 1)
-                    child.avail = 1
-                    children[key] = child
-                    path.append(child)
-                    core = step(core, key)
-                    break
-                assert best is not None  # a position that is not over has a legal move
-                node = best
-                path.append(node)
-                core = step(core, node.move)
-            reward0, reward1 = _rewards(playout(core, draw))
-            for visited in path:
-                visited.visits += 1
-                visited.reward += reward1 if visited.team else reward0
+            # The search never reads the history it plays: its worlds are positions without a log.
+            path, end = descend(root, sampler.position(rng, history=False), draw, c)
+            reward0, reward1 = _rewards(playout(end, draw))
+            back_up(path, reward0, reward1)
         self.last_iterations = done
         return root
 

@@ -156,18 +156,17 @@ def new_game(
         or any(score.__class__ is not int or score < 0 for score in defeat)
     ):
         raise InvalidDealError(f"defeat must be two non-negative ints, not {defeat!r}")
-    rng = _Random(seed)
     if deck is None:
         if trump_card is not None:
             raise InvalidDealError("a trump_card can only be named together with a fixed deck")
         # The same draws as rng.shuffle(list(range(36))), then rng.randrange(20) for the trump card.
-        indices, at = shuffled(rng.getrandbits)
+        indices, at = shuffled(_Random(seed).getrandbits)
         trump = indices[16 + at]
     else:
         indices = _parse_deck(deck)
         stock = indices[16:]
         if trump_card is None:
-            trump = stock[rng.randrange(len(stock))]
+            trump = stock[_Random(seed).randrange(len(stock))]
         else:
             if isinstance(trump_card, str):
                 trump_card = Card.from_str(trump_card)

@@ -45,6 +45,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from goat._core import HANDS, MOLODKA, TO_MOVE, WAIT, bits
 from goat.cards import Card
 from goat.moves import Move, MoveKind
 from goat.rules import legal_moves
@@ -172,28 +173,32 @@ def actions_of(state: GameState) -> dict[int, Move]:
     >>> list(encoding.actions_of(state)) == encoding.legal_actions(goat.view(state, state.to_move))
     True
     """
-    seat = state.to_move
-    if seat is None:
+    core = state._core  # the kernel's position: its hand masks and move keys, without building card sets
+    seat = core[TO_MOVE]
+    if seat < 0:
         return {}
     # The hand's card indices in deck order, padded to four with 36, a bit no mask has.
-    a, b, c, d = (*sorted([card.index for card in state.hands[seat]]), 36, 36, 36, 36)[:4]
+    a, b, c, d = (*bits(core[HANDS][seat]), 36, 36, 36, 36)[:4]
     found = []
     for move in legal_moves(state):
-        kind = move.kind
-        if kind is _MOLODKA:
+        key = move._key
+        kind = key >> 2 & 7
+        if kind == MOLODKA:
             action = MOLODKA_ACTION
-        elif kind is _WAIT:
+        elif kind == WAIT:
             action = WAIT_ACTION
         else:
-            m = move.mask
+            m = key >> 5
             subset = (m >> a & 1) | (m >> b & 1) << 1 | (m >> c & 1) << 2 | (m >> d & 1) << 3
-            action = (0 if kind is _LEAD else 15 if kind is _BEAT else 30) + subset - 1
+            action = _KIND_OFFSET[kind] + subset - 1
         found.append((action, move))
     found.sort()  # by action: no two moves share one
     return dict(found)
 
 
 _LEAD, _BEAT, _MOLODKA, _WAIT = MoveKind.LEAD, MoveKind.BEAT, MoveKind.MOLODKA, MoveKind.WAIT
+#: The first action number of each of the kernel's kind codes LEAD, BEAT, PASS.
+_KIND_OFFSET = (0, 15, 30)
 
 
 def observation(view: PlayerView) -> list[float]:

@@ -47,7 +47,7 @@ trump card, every move — so that ``history()`` is that action sequence.  OpenS
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from goat.errors import MissingExtraError
@@ -59,10 +59,11 @@ except ImportError as error:  # pragma: no cover - exercised in a subprocess tes
     raise MissingExtraError("goat.adapters.openspiel", "OpenSpiel", "openspiel", error) from None
 
 import goat
+from goat._core import HANDS, TRICKS, deal
 from goat.adapters import encoding
-from goat.cards import DECK, Card
+from goat.cards import DECK
 from goat.moves import Move, MoveKind
-from goat.state import GameState
+from goat.state import GameState, state_of
 
 __all__ = [
     "INFO_STATE_SIZE",
@@ -257,8 +258,10 @@ class _Node:
                 if not 0 <= action < 36 or action in self.dealt:
                     raise ValueError(f"deal action {action} is not a card left to deal")
                 return _Node(self.rules, self, action, (*self.dealt, action), None, None, 0, False)
-            deck = [DECK[i] for i in self.dealt]
-            state = goat.new_game(deck=deck, trump_card=DECK[action], dealer=self.rules.dealer)
+            if action not in self.dealt[16:]:
+                raise ValueError(f"trump action {action} is not a card of the stock (R8)")
+            # The deck is 36 distinct card indices by construction: deal it on the kernel, unchecked again.
+            state = state_of(deal(self.dealt, action, self.rules.dealer, (0, 0)))
             return _Node(self.rules, self, action, self.dealt, state, None, 0, False)
         move = self.legal().get(action)
         if move is None:
@@ -287,7 +290,7 @@ class _Node:
             drawn = tuple(
                 tuple(sorted([c.index for c in after[s] - before[s]], key=where.__getitem__)) for s in range(4)
             )
-            found = self._draws = (self.state.tricks[-1].winner, drawn)
+            found = self._draws = (self.state._core[TRICKS][-1][1], drawn)
         return found
 
     # --- what each player observed ----------------------------------------------------------------------
@@ -590,7 +593,7 @@ def _resampled(node: _Node, player: int, rng: random.Random) -> list[_Node]:
     state = last.state
     assert state is not None
     where = {card: position for position, card in enumerate(dealt)}
-    hands = [_mask(hand) for hand in state.hands]
+    hands = list(state._core[HANDS])  # the kernel's masks: no card sets built on the way
     for move in world.history:
         seat = move.seat
         action = encoding.action_in(move, hands[seat])
@@ -602,9 +605,9 @@ def _resampled(node: _Node, player: int, rng: random.Random) -> list[_Node]:
             hands[seat] &= ~move.mask
         own, public = _texts(move)
         if last.ended:
-            now = [_mask(hand) for hand in state.hands]
+            now = list(state._core[HANDS])
             drawn = tuple(tuple(sorted(_indices(now[s] & ~hands[s]), key=where.__getitem__)) for s in range(4))
-            winner = state.tricks[-1].winner
+            winner = state._core[TRICKS][-1][1]
             last._draws = (winner, drawn)
             hands = now
             for s in range(4):
@@ -612,7 +615,7 @@ def _resampled(node: _Node, player: int, rng: random.Random) -> list[_Node]:
                 lines[s].append(text + _trick_text(winner, drawn[s]))
             continue
         if kind is _MOLODKA:
-            hands = [_mask(hand) for hand in state.hands]  # the cards on the table went back to their owners
+            hands = list(state._core[HANDS])  # the cards on the table went back to their owners
         lines[seat].append(own)
         if public is not None:
             for s in _OTHERS[seat]:
@@ -631,13 +634,6 @@ def _indices(mask: int) -> list[int]:
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
-
-
-def _mask(cards: Iterable[Card]) -> int:
-    mask = 0
-    for card in cards:
-        mask |= 1 << card.index
-    return mask
 
 
 # --- observers ----------------------------------------------------------------------------------------------

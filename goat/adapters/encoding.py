@@ -44,6 +44,7 @@ offset     size   meaning
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 from goat._core import HANDS, MOLODKA, TO_MOVE, WAIT, bits
 from goat.cards import Card
@@ -51,6 +52,9 @@ from goat.moves import Move, MoveKind
 from goat.rules import legal_moves
 from goat.state import GameState, Trick
 from goat.view import PlayerView
+
+if TYPE_CHECKING:  # numpy only for observation_array(), imported there
+    import numpy as np
 
 __all__ = [
     "NUM_ACTIONS",
@@ -62,6 +66,7 @@ __all__ = [
     "encode",
     "legal_actions",
     "observation",
+    "observation_array",
     "observation_entries",
     "observation_of",
     "subset_of",
@@ -198,7 +203,7 @@ def actions_of(state: GameState) -> dict[int, Move]:
 
 _LEAD, _BEAT, _MOLODKA, _WAIT = MoveKind.LEAD, MoveKind.BEAT, MoveKind.MOLODKA, MoveKind.WAIT
 #: The first action number of each of the kernel's kind codes LEAD, BEAT, PASS.
-_KIND_OFFSET = (0, 15, 30)
+_KIND_OFFSET = (_OFFSET[MoveKind.LEAD], _OFFSET[MoveKind.BEAT], _OFFSET[MoveKind.PASS])
 
 
 def observation(view: PlayerView) -> list[float]:
@@ -253,6 +258,19 @@ def observation_of(state: GameState, seat: int) -> list[float]:
         out[index] = 1.0
     for index, value in values.items():
         out[index] = value
+    return out
+
+
+def observation_array(state: GameState, seat: int) -> np.ndarray[Any, Any]:
+    """:func:`observation_of` as a numpy float32 array of ``OBSERVATION_SIZE``, filled sparsely (no view is
+    built): the observation the numpy-based adapters (PettingZoo, Gymnasium) hand out.  Needs numpy."""
+    import numpy as np  # only the numpy-based adapters call this; the encoding itself does not need numpy
+
+    ones, values = observation_entries(state, seat)
+    out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
+    out[ones] = 1.0
+    if values:
+        out[list(values)] = list(values.values())
     return out
 
 

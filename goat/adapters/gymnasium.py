@@ -191,22 +191,12 @@ class GoatEnv(gymnasium.Env[np.ndarray[Any, Any], np.int64]):
 
     def _observation(self) -> np.ndarray[Any, Any]:
         assert self.state_ is not None
-        return _observation(self.state_, self.seat)
+        return encoding.observation_array(self.state_, self.seat)
 
     def _info(self) -> dict[str, Any]:
         mask = np.zeros(encoding.NUM_ACTIONS, dtype=np.int8)
         mask[list(self._legal)] = 1
         return {"action_mask": mask}
-
-
-def _observation(state: GameState, seat: int) -> np.ndarray[Any, Any]:
-    """``encoding.observation_of(state, seat)`` as a float32 array, filled sparsely (no view is built)."""
-    ones, values = encoding.observation_entries(state, seat)
-    out = np.zeros(encoding.OBSERVATION_SIZE, dtype=np.float32)
-    out[ones] = 1.0
-    if values:
-        out[list(values)] = list(values.values())
-    return out
 
 
 if ENV_ID not in gymnasium.registry:

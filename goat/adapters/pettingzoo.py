@@ -137,16 +137,6 @@ class ClassicWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
             self.env.step(action)
 
 
-def _observation(state: GameState, seat: int) -> np.ndarray[Any, Any]:
-    """``encoding.observation_of(state, seat)`` as a float32 array, filled sparsely (no view is built)."""
-    ones, values = encoding.observation_entries(state, seat)
-    out = np.zeros(encoding.OBSERVATION_SIZE, dtype=np.float32)
-    out[ones] = 1.0
-    if values:
-        out[list(values)] = list(values.values())
-    return out
-
-
 class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZoo's naming convention
     """The unwrapped AEC environment; see the module documentation.
 
@@ -219,7 +209,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZo
         mask = np.zeros(encoding.NUM_ACTIONS, dtype=np.int8)
         if self.state_.to_move == seat:
             mask[list(self._actions())] = 1
-        found = {"observation": _observation(self.state_, seat), "action_mask": mask}
+        found = {"observation": encoding.observation_array(self.state_, seat), "action_mask": mask}
         self._observed[agent] = found
         return found
 

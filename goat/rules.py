@@ -243,13 +243,7 @@ def play(state: GameState, move: Move) -> GameState:
     core = step(state._core, move._key)
     if core is None:
         raise IllegalMoveError(f"illegal move {move}: {_why_illegal(state, move)}")
-    after = _new(GameState)  # state_of(core), inline: this is half of every decision of a game loop
-    _set_core(after, core)
-    return after
-
-
-_new = object.__new__
-_set_core = GameState.__dict__["_core"].__set__
+    return state_of(core)
 
 
 def _why_illegal(state: GameState, move: Move) -> str:

@@ -12,23 +12,15 @@ of 5 runs, per decision, and the per-match cost of starting four processes.
 from __future__ import annotations
 
 import argparse
+import random
 import statistics
 import sys
 import time
 
 import goat
-from goat import arena
+from goat.arena.game import _play as play
 from goat.arena.sealed import ProcessStrategy, bot_command, import_path_env
-
-
-def run(players: list[goat.Strategy], games: int, seed: int) -> tuple[float, int]:
-    decisions = 0
-    started = time.perf_counter()
-    for number in range(games):
-        record = arena.play_game(players, seed=seed + number, time_limit=None)
-        decisions += len(record.moves)
-    return time.perf_counter() - started, decisions
-
+from goat.arena.seats import InProcessSeat, SealedSeat, Seat, close, launch
 
 # Each game also sends every seat a start_game and an end_game: 8 round trips besides the decisions.
 HOOKS_PER_GAME = 8
@@ -43,20 +35,27 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
-    inside, outside, starts, per_message = [], [], [], []
+    inside, outside, starts, stops, per_message = [], [], [], [], []
     for run_number in range(args.runs):
         seed = 1000 * run_number
-        seconds, decisions = run([goat.load_strategy("random", seed=s) for s in range(4)], args.games, seed)
+        in_process: list[Seat] = [InProcessSeat(goat.load_strategy("random", seed=s), None) for s in range(4)]
+        seconds, decisions = games_of(in_process, args.games, seed)
         inside.append(seconds / decisions)
         bots = [sealed(s) for s in range(4)]
+        seats: list[Seat] = [SealedSeat(bot, None) for bot in bots]
         started = time.perf_counter()
+        launch(seats)  # as a match starts its bots: side by side, then each greeted
         for seat, bot in enumerate(bots):
             bot.hello(seat)
         starts.append(time.perf_counter() - started)
-        # play_game closes its bots after each game; a match keeps them, so reuse them here as a match would
-        sealed_seconds, decisions = _match_like(bots, args.games, seed)
+        # a match keeps its bots' processes from game to game: so do these games
+        sealed_seconds, decisions = games_of(seats, args.games, seed)
+        started = time.perf_counter()
+        close(seats)  # as a match ends: all told to quit, then waited for
+        stops.append(time.perf_counter() - started)
         outside.append(sealed_seconds / decisions)
         per_message.append((sealed_seconds - inside[-1] * decisions) / (decisions + HOOKS_PER_GAME * args.games))
+    alone = [one_bot(seed) for seed in range(args.runs)]
     a, b = statistics.median(inside), statistics.median(outside)
     print(
         f"python {sys.version.split()[0]}, goat {goat.__version__}, {args.games} games x {args.runs} runs, random bots"
@@ -65,26 +64,38 @@ def main() -> None:
     print(f"sealed          {b * 1e6:8.1f} us per decision")
     print(f"overhead        {(b - a) * 1e6:8.1f} us per decision, hooks included ({b / a:.1f}x)")
     print(f"round trip      {statistics.median(per_message) * 1e6:8.1f} us per message answered (decisions and hooks)")
+    print(f"one bot alone   {statistics.median(alone) * 1e6:8.1f} us per choose (one game's positions, in a loop)")
     print(f"start 4 bots    {statistics.median(starts) * 1e3:8.1f} ms per match (processes started and greeted)")
+    print(f"stop 4 bots     {statistics.median(stops) * 1e3:8.1f} ms per match (quit, exit, reaped)")
 
 
-def _match_like(bots: list[ProcessStrategy], games: int, seed: int) -> tuple[float, int]:
-    from goat.arena.game import _play
-    from goat.arena.seats import SealedSeat
+def one_bot(seed: int) -> float:
+    """Seconds per ``choose`` round trip with one sealed bot asked about one game's positions 20 times over: the
+    cost without other processes taking turns on the cores (the bot's own work, a random choice, included)."""
+    rng = random.Random(seed)
+    state = goat.new_game(seed=seed)
+    asked = []
+    while not state.is_over:
+        legal = goat.legal_moves(state)
+        asked.append((goat.view(state, state.to_move), legal))
+        state = goat.play(state, rng.choice(legal))
+    with sealed(0) as bot:
+        bot.start_game(asked[0][0])
+        started = time.perf_counter()
+        for _ in range(20):
+            for seen, legal in asked:
+                bot.choose(seen, legal)
+        return (time.perf_counter() - started) / (20 * len(asked))
 
-    seats = [SealedSeat(bot, None) for bot in bots]
+
+def games_of(seats: list[Seat], games: int, seed: int) -> tuple[float, int]:
+    """Seconds and decisions for ``games`` games between the same four seats, as a match plays them."""
     decisions = 0
     started = time.perf_counter()
-    try:
-        for number in range(games):
-            state = goat.new_game(seed=seed + number)
-            import random
-
-            record = _play(seats, state, seed=seed + number, on_fault="forfeit", names=None, rng=random.Random(0))
-            decisions += len(record.moves)
-    finally:
-        for bot in bots:
-            bot.close()
+    for number in range(games):
+        state = goat.new_game(seed=seed + number)
+        record = play(seats, state, seed=seed + number, on_fault="forfeit", names=None, rng=random.Random(0))
+        decisions += len(record.moves)
     return time.perf_counter() - started, decisions
 
 

@@ -38,6 +38,7 @@ from goat._core import (
     plays,
 )
 from goat.cards import DECK, Card, Suit, cards_of
+from goat.errors import InvalidMoveError
 from goat.moves import Move, MoveKind, move_by_key
 from goat.rules import legal_moves
 from goat.seats import check_seat
@@ -64,6 +65,31 @@ class SeenMove:
         if self.hidden:
             return f"{self.seat} pass {' '.join('??' for _ in range(self.size))}"
         return str(Move(self.kind, self.seat, self.cards))
+
+    @classmethod
+    def from_str(cls, text: str) -> SeenMove:
+        """Parse a seen move's notation: a move's (:meth:`Move.from_str`), or ``??`` for each card of a
+        face-down pass.  ``SeenMove.from_str(str(seen)) == seen``.
+
+        >>> SeenMove.from_str("2 pass ?? ??")
+        SeenMove(kind=MoveKind.PASS, seat=2, size=2, cards=frozenset())
+        >>> str(SeenMove.from_str("1 beat 10h qh"))  # cards in rank order (R3): the queen is below the ten
+        '1 beat QH 10H'
+
+        Raises :class:`~goat.InvalidMoveError` (a :class:`ValueError`) quoting the text.
+        """
+        if not isinstance(text, str):
+            raise InvalidMoveError(f"not a seen move: {text!r:.80} (expected text such as '1 lead 10H' or '2 pass ??')")
+        words = text.split()
+        if "??" in words:
+            # A face-down pass shows how many cards, never which: every card is "??" (R11, R23).
+            if len(words) < 3 or len(words) > 6 or words[0] not in ("0", "1", "2", "3") or words[1].lower() != "pass":
+                raise InvalidMoveError(f"not a seen move: {text!r:.80} (only a pass of 1-4 cards is written '?? ...')")
+            if any(word != "??" for word in words[2:]):
+                raise InvalidMoveError(f"not a seen move: {text!r:.80} (a face-down pass shows no card, only '??')")
+            return cls(MoveKind.PASS, int(words[0]), len(words) - 2, frozenset())
+        move = Move.from_str(text)
+        return cls(move.kind, move.seat, len(move.cards), move.cards)
 
 
 @attrs.frozen

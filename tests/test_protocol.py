@@ -43,6 +43,44 @@ def test_a_view_round_trips_exactly_and_validates(seen: goat.PlayerView) -> None
     data = protocol.view_to_json(seen)
     validator("view.json").validate(data)
     assert protocol.view_from_json(json.loads(json.dumps(data))) == seen
+    # the referee's fast writer gives the same JSON
+    assert json.loads(protocol.view_text(seen)) == data
+
+
+# The edges of every range a view has (seats 0-3, sizes 0-4, stock 0-20), the look-alikes of an int, and text
+# that is a card, a play, or neither.
+_EDGES: list[object] = [None, True, False, -1, 0, 1, 3, 4, 5, 19, 20, 21, 1.0, "1", "6C", "10H", "1 lead 6C", "2 pass ??"]
+_JSON_VALUES = st.recursive(
+    st.sampled_from(_EDGES),
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.sampled_from(["plays", "winner"]), inner),
+    max_leaves=8,
+)
+
+
+def _agree(view: dict[str, Any], field: str) -> None:
+    try:
+        checked = protocol._checked_view(view)
+    except ProtocolError:
+        assert protocol._quick_view(view) is None, field
+    else:
+        assert protocol._quick_view(view) in (None, checked), field
+        assert protocol.view_from_json(view) == checked
+
+
+@given(st.from_type(goat.PlayerView), st.data())
+def test_the_quick_reading_of_a_view_accepts_only_what_the_checked_one_does(
+    seen: goat.PlayerView, data: st.DataObject
+) -> None:
+    # view_from_json reads a view as the referee writes it at speed and falls back to the checked reading:
+    # the two must agree on every input, a damaged view above all (or a bot could be handed a wrong view).
+    written = json.loads(protocol.view_text(seen))
+    for field, value in written.items():  # every field in turn: each edge value, then a drawn one
+        for edge in [*_EDGES, data.draw(_JSON_VALUES)]:
+            _agree({**written, field: edge}, field)
+        if isinstance(value, list) and value:  # one item of a list damaged in place, the same way
+            where = data.draw(st.integers(0, len(value) - 1))
+            for edge in [*_EDGES, data.draw(_JSON_VALUES)]:
+                _agree({**written, field: [*value[:where], edge, *value[where + 1 :]]}, field)
 
 
 @given(gt.game_results())
@@ -145,7 +183,14 @@ def test_malformed_lines_are_protocol_errors(line: bytes, why: str) -> None:
         ({"hand": ["6C", "6C"]}, "twice"),
         ({"trump_card": 5}, "trump_card"),
         ({"hand_sizes": [4, 4, 4]}, "hand_sizes"),
-        ({"table": [{"seat": 1, "kind": "pass", "size": 2, "cards": ["6C"], "hidden": True}]}, "do not agree"),
+        ({"table": [{"seat": 1, "kind": "pass", "size": 2, "cards": ["6C"], "hidden": True}]}, "a play is text"),
+        ({"table": ["1 pass ?? 6C"]}, "shows no card"),
+        ({"table": ["1 lead ??"]}, "only a pass"),
+        ({"table": ["1 pass ?? ?? ?? ?? ??"]}, "only a pass"),
+        ({"table": ["5 lead 6C"]}, "not a move"),
+        ({"history": ["1 lead 6C 6C"]}, "twice"),
+        ({"tricks": [{"plays": ["0 lead 6C", "1 pass ??", "2 pass ??"], "winner": 0}]}, "four plays"),
+        ({"tricks": [{"plays": ["0 lead 6C", "1 pass ??", "2 pass ??", "3 pass ??"], "winner": 7}]}, "winner"),
         ({"legal_moves": ["1 jump 6C"]}, "not a move"),
         ({"defeat": [0, True]}, "defeat"),
     ],

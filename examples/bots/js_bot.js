@@ -57,8 +57,11 @@ const rankSum = (cards) => cards.reduce((sum, card) => sum + RANK_ORDER.indexOf(
 //   pass     answer face down with as many cards, any cards: they go to whoever wins the trick
 //   molodka  declare four cards of one suit, out of turn: it becomes the lead of the trick
 //   wait     "not now", when the referee asks a molodka holder whether to declare
-// The referee lists the legal moves in "legal"; the reply copies one of them exactly.
+// The referee lists the legal moves in "legal"; the reply copies one of them exactly.  The plays in
+// the view are written the same way, except that another seat's face-down pass shows "??" for each
+// card: "2 pass ?? ??".
 
+const moveSeat = (move) => Number(move.split(" ")[0]);
 const moveKind = (move) => move.split(" ")[1];
 const moveCards = (move) => move.split(" ").slice(2);
 
@@ -107,8 +110,8 @@ const cheapest = (moves, key, trump) => {
 // Pick one of the legal moves (returned exactly as the referee wrote it).
 //
 // The VIEW is what this seat knows: "seat", "hand", "trump" (suit letter), "trump_card", "table" (the
-// plays of the trick so far, each {seat, kind, size, cards, hidden}: another seat's pass has
-// "hidden": true and no cards), "tricks", "history", "hand_sizes", "stock_size", "defeat", ...
+// plays of the trick so far, each written as a move is: "1 lead 10H", and another seat's face-down
+// pass shows "??" for each card, "2 pass ??"), "tricks", "history", "hand_sizes", "stock_size", "defeat", ...
 function chooseMove(view, legal) {
   const trump = view.trump;
   const me = view.seat;
@@ -130,8 +133,8 @@ function chooseMove(view, legal) {
   //    whoever owns it when all four have played takes the trick, with every card in it.
   if (byKind.beat || byKind.pass) {
     const table = view.table;
-    const top = table.filter((play) => play.kind !== "pass").at(-1);
-    const partnerOnTop = top.seat % 2 === me % 2; // team = seat % 2: seats 0 and 2 against 1 and 3
+    const top = table.filter((play) => moveKind(play) !== "pass").at(-1);
+    const partnerOnTop = moveSeat(top) % 2 === me % 2; // team = seat % 2: seats 0 and 2 against 1 and 3
     const lastToPlay = table.length === 3;
     const beats = byKind.beat ?? [];
     const passes = byKind.pass ?? [];

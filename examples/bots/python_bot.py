@@ -67,7 +67,13 @@ def points(cards: list[str]) -> int:
 #   pass     answer face down with as many cards, any cards: they go to whoever wins the trick
 #   molodka  declare four cards of one suit, out of turn: it becomes the lead of the trick
 #   wait     "not now", when the referee asks a molodka holder whether to declare
-# The referee lists the legal moves in "legal"; the reply copies one of them exactly.
+# The referee lists the legal moves in "legal"; the reply copies one of them exactly.  The plays in
+# the view are written the same way, except that another seat's face-down pass shows "??" for each
+# card: "2 pass ?? ??".
+
+
+def move_seat(move: str) -> int:
+    return int(move.split()[0])
 
 
 def move_kind(move: str) -> str:
@@ -110,8 +116,8 @@ def choose_move(view: dict[str, Any], legal: list[str]) -> str:
     """Pick one of the legal moves (returned exactly as the referee wrote it).
 
     The VIEW is what this seat knows: "seat", "hand", "trump" (suit letter), "trump_card", "table" (the
-    plays of the trick so far, each {"seat", "kind", "size", "cards", "hidden"}: another seat's pass has
-    "hidden": true and no cards), "tricks", "history", "hand_sizes", "stock_size", "defeat", ...
+    plays of the trick so far, each written as a move is: "1 lead 10H", and another seat's face-down pass
+    shows "??" for each card, "2 pass ??"), "tricks", "history", "hand_sizes", "stock_size", "defeat", ...
     """
     trump = view["trump"]
     me = view["seat"]
@@ -132,8 +138,8 @@ def choose_move(view: dict[str, Any], legal: list[str]) -> str:
     #    whoever owns it when all four have played takes the trick, with every card in it.
     if "beat" in by_kind or "pass" in by_kind:
         table = view["table"]
-        top = [play for play in table if play["kind"] != "pass"][-1]
-        partner_on_top = top["seat"] % 2 == me % 2  # team = seat % 2: seats 0 and 2 against 1 and 3
+        top = [play for play in table if move_kind(play) != "pass"][-1]
+        partner_on_top = move_seat(top) % 2 == me % 2  # team = seat % 2: seats 0 and 2 against 1 and 3
         last_to_play = len(table) == 3
         beats = by_kind.get("beat", [])
         passes = by_kind.get("pass", [])

@@ -28,10 +28,13 @@ any :class:`concurrent.futures.Executor`) and :mod:`goat.arena.stats` (the resul
 
 from __future__ import annotations
 
-from goat.arena.game import FaultPolicy, MatchRecord, play_game, play_match
-from goat.arena.sealed import BotFault, ProcessStrategy
-from goat.arena.stats import EntrantResult, MatchOutcome, TournamentResult, wilson_interval
-from goat.arena.tournament import Entrant, Isolation, run_tournament
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from goat.arena.game import FaultPolicy, MatchRecord, play_game, play_match
+    from goat.arena.sealed import BotFault, ProcessStrategy
+    from goat.arena.stats import EntrantResult, MatchOutcome, TournamentResult, wilson_interval
+    from goat.arena.tournament import Entrant, Isolation, run_tournament
 
 __all__ = [
     "BotFault",
@@ -48,3 +51,28 @@ __all__ = [
     "run_tournament",
     "wilson_interval",
 ]
+
+# Imported on first use: a sealed bot's own process (``python -m goat.arena NAME``) imports this package
+# for goat.arena.protocol alone, and should not pay at every start for the referee's tournaments and
+# executors (about a fifth of its start-up).
+_LAZY = {
+    **dict.fromkeys(("FaultPolicy", "MatchRecord", "play_game", "play_match"), "goat.arena.game"),
+    **dict.fromkeys(("BotFault", "ProcessStrategy"), "goat.arena.sealed"),
+    **dict.fromkeys(("EntrantResult", "MatchOutcome", "TournamentResult", "wilson_interval"), "goat.arena.stats"),
+    **dict.fromkeys(("Entrant", "Isolation", "run_tournament"), "goat.arena.tournament"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'goat.arena' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})

@@ -20,7 +20,7 @@ from typing import Literal
 
 import attrs
 
-from goat.arena.seats import Seat, SeatFault, seats_for, watching_interrupts
+from goat.arena.seats import Seat, SeatFault, close, launch, seats_for, watching_interrupts
 from goat.records import Fault, GameRecord, MatchRecord, from_state
 from goat.rules import new_game, play
 from goat.scoring import Match
@@ -136,11 +136,11 @@ def play_game(
     seats = seats_for(bots, time_limit)
     label = None if names is None else tuple(names)
     try:
+        launch(seats)
         with watching_interrupts():
             return _play(seats, state, seed=seed, on_fault=on_fault, names=label, rng=random.Random(seed))
     finally:
-        for seat in seats:
-            seat.close()
+        close(seats)
 
 
 def play_match(
@@ -162,11 +162,11 @@ def play_match(
     _check_seed(seed, "play_match()")
     seats = seats_for(bots, time_limit)
     try:
+        launch(seats)
         with watching_interrupts():
             return _match(seats, seed, on_fault, None if names is None else tuple(names))
     finally:
-        for seat in seats:
-            seat.close()
+        close(seats)
 
 
 def _match(seats: Sequence[Seat], seed: int, on_fault: FaultPolicy, names: tuple[str, ...] | None) -> MatchRecord:

@@ -30,7 +30,7 @@ from typing import IO, Any, Final, TypeVar
 from goat import records
 from goat.cards import DECK, Card
 from goat.errors import GoatError, InvalidMoveError
-from goat.moves import Move, MoveKind
+from goat.moves import Move
 from goat.records.codec import notation
 from goat.scoring import GameResult
 from goat.seats import is_seat
@@ -45,6 +45,7 @@ __all__ = [
     "decode",
     "encode",
     "main",
+    "notation_list",
     "parse_move",
     "result_from_json",
     "result_to_json",
@@ -62,7 +63,6 @@ MAX_LINE: Final = 1 << 20
 
 _CARD_TEXT: Final = tuple(str(card) for card in DECK)
 _CARD_BY_TEXT: Final = {str(card): card for card in DECK}
-_KIND_BY_TEXT: Final = {kind.value: kind for kind in MoveKind}
 
 
 class ProtocolError(GoatError, ValueError):
@@ -77,20 +77,31 @@ def _cards(cards: Iterable[Card]) -> list[str]:
     return [_CARD_TEXT[i] for i in sorted(card.index for card in cards)]
 
 
-def _play(move: SeenMove) -> dict[str, Any]:
-    return {
-        "seat": move.seat,
-        "kind": move.kind.value,
-        "size": move.size,
-        "cards": _cards(move.cards),
-        "hidden": move.hidden,
-    }
+# The referee writes a view at every decision, and most of it (the history, the tricks) was written
+# before: each seen move's notation is kept, keyed by the object (seen moves are shared values; see
+# goat.view), and so is each finished trick's JSON text.
+_PLAY_TEXT: dict[int, tuple[SeenMove, str]] = {}
+_TRICK_TEXT: dict[int, tuple[SeenTrick, str]] = {}
+
+
+def _play_text(move: SeenMove) -> str:
+    """A seen move's notation (``str(move)``), remembered."""
+    entry = _PLAY_TEXT.get(id(move))
+    if entry is not None and entry[0] is move:
+        return entry[1]
+    text = str(move)
+    if len(_PLAY_TEXT) > 100_000:
+        _PLAY_TEXT.clear()
+    _PLAY_TEXT[id(move)] = (move, text)  # the entry holds the object, so its id cannot be reused meanwhile
+    return text
 
 
 def view_to_json(view: PlayerView) -> dict[str, Any]:
     """The JSON form of a view (the protocol's VIEW): exactly what :class:`~goat.PlayerView` holds (R23).
 
-    Another seat's face-down pass is ``{"kind": "pass", "size": 2, "cards": [], "hidden": true, ...}``.
+    Every play (in ``table``, ``tricks`` and ``history``) is written in move notation, as the moves in
+    ``legal`` are, and another seat's face-down pass shows ``??`` for each card: ``"2 pass ?? ??"``
+    (:meth:`goat.SeenMove.from_str` reads it back).
     """
     return {
         "seat": view.seat,
@@ -102,49 +113,52 @@ def view_to_json(view: PlayerView) -> dict[str, Any]:
         "to_play": view.to_play,
         "stock_size": view.stock_size,
         "hand_sizes": list(view.hand_sizes),
-        "table": [_play(move) for move in view.table],
-        "tricks": [{"plays": [_play(move) for move in trick.plays], "winner": trick.winner} for trick in view.tricks],
-        "history": [_play(move) for move in view.history],
+        "table": [_play_text(move) for move in view.table],
+        "tricks": [
+            {"plays": [_play_text(move) for move in trick.plays], "winner": trick.winner} for trick in view.tricks
+        ],
+        "history": [_play_text(move) for move in view.history],
         "defeat": list(view.defeat),
         "legal_moves": [notation(move) for move in view.legal_moves],
     }
 
 
-# The referee encodes a view at every decision, and most of it (the history) was encoded before: each
-# seen move's JSON text is kept, keyed by the object (seen moves are shared values; see goat.view).
-_PLAY_TEXT: dict[int, tuple[SeenMove, str]] = {}
-_COMPACT: Final = {"separators": (",", ":"), "ensure_ascii": False}
+def _texts(texts: Iterable[str]) -> str:
+    # Move notation is seats, kind words, card text and "??": nothing JSON would escape, so the list is
+    # written directly (test_protocol checks it against json.dumps).
+    joined = '","'.join(texts)
+    return f'["{joined}"]' if joined else "[]"
 
 
-def _play_text(move: SeenMove) -> str:
-    entry = _PLAY_TEXT.get(id(move))
-    if entry is not None and entry[0] is move:
+def notation_list(moves: Iterable[Move]) -> str:
+    """Moves as a JSON list of their notation: ``json.dumps([str(move) for move in moves])``, compact, faster."""
+    return _texts([notation(move) for move in moves])
+
+
+def _trick_text(trick: SeenTrick) -> str:
+    entry = _TRICK_TEXT.get(id(trick))
+    if entry is not None and entry[0] is trick:
         return entry[1]
-    text = json.dumps(_play(move), **_COMPACT)  # type: ignore[arg-type]
-    if len(_PLAY_TEXT) > 100_000:
-        _PLAY_TEXT.clear()
-    _PLAY_TEXT[id(move)] = (move, text)  # the entry holds the object, so its id cannot be reused meanwhile
+    text = f'{{"plays":{_texts([_play_text(move) for move in trick.plays])},"winner":{trick.winner}}}'
+    if len(_TRICK_TEXT) > 100_000:
+        _TRICK_TEXT.clear()
+    _TRICK_TEXT[id(trick)] = (trick, text)
     return text
-
-
-def _plays_text(moves: Iterable[SeenMove]) -> str:
-    return "[" + ",".join([_play_text(move) for move in moves]) + "]"
 
 
 def view_text(view: PlayerView) -> str:
     """The VIEW as compact JSON text: ``json.dumps(view_to_json(view))`` with compact separators, built faster."""
-
-    def dumps(value: object) -> str:
-        return json.dumps(value, **_COMPACT)  # type: ignore[arg-type]
-
-    tricks = ",".join([f'{{"plays":{_plays_text(t.plays)},"winner":{t.winner}}}' for t in view.tricks])
     to_play = "null" if view.to_play is None else view.to_play
+    hand = _texts([_CARD_TEXT[i] for i in sorted(card.index for card in view.hand)])
     return (
-        f'{{"seat":{view.seat},"hand":{dumps(_cards(view.hand))},"trump_card":"{_CARD_TEXT[view.trump_card.index]}",'
+        f'{{"seat":{view.seat},"hand":{hand},"trump_card":"{_CARD_TEXT[view.trump_card.index]}",'
         f'"trump":"{view.trump_card.suit.value}","dealer":{view.dealer},"leader":{view.leader},"to_play":{to_play},'
         f'"stock_size":{view.stock_size},"hand_sizes":[{",".join(map(str, view.hand_sizes))}],'
-        f'"table":{_plays_text(view.table)},"tricks":[{tricks}],"history":{_plays_text(view.history)},'
-        f'"defeat":[{view.defeat[0]},{view.defeat[1]}],"legal_moves":{dumps([notation(m) for m in view.legal_moves])}}}'
+        f'"table":{_texts([_play_text(m) for m in view.table])},'
+        f'"tricks":[{",".join([_trick_text(t) for t in view.tricks])}],'
+        f'"history":{_texts([_play_text(m) for m in view.history])},'
+        f'"defeat":[{view.defeat[0]},{view.defeat[1]}],'
+        f'"legal_moves":{notation_list(view.legal_moves)}}}'
     )
 
 
@@ -154,7 +168,7 @@ def result_to_json(result: GameResult, *, forfeit: int | None = None) -> dict[st
 
 
 def _field(data: Mapping[str, Any], name: str, kind: type, where: str) -> Any:
-    if not isinstance(data, Mapping):
+    if data.__class__ is not dict and not isinstance(data, Mapping):
         raise ProtocolError(f"{where}: expected a JSON object, not {data!r:.80}")
     if name not in data:
         raise ProtocolError(f"{where}: missing field {name!r}")
@@ -199,43 +213,26 @@ def _pair(data: Mapping[str, Any], name: str, where: str) -> tuple[int, int]:
     return (value[0], value[1])
 
 
-_SEEN_CACHE: dict[tuple[Any, ...], SeenMove] = {}
+_SEEN_CACHE: dict[str, SeenMove] = {}
 
 
 def _seen_from_json(data: object, where: str) -> SeenMove:
-    # A game's every view repeats its history: a play already read is found by its fields (of the right
-    # types only, so that ``true`` cannot pass for seat 1).
-    if type(data) is dict:
-        seat, size, hidden, cards = data.get("seat"), data.get("size"), data.get("hidden"), data.get("cards")
-        if type(seat) is int and type(size) is int and type(hidden) is bool and type(cards) is list:
-            key = (seat, data.get("kind"), size, hidden, *cards)
-            try:
-                found = _SEEN_CACHE.get(key)
-            except TypeError:  # unhashable contents: not a play; the checks below say why
-                found = None
-            if found is not None:
-                return found
-            found = _read_seen(data, where)
-            if len(_SEEN_CACHE) > 100_000:
-                _SEEN_CACHE.clear()
-            _SEEN_CACHE[key] = found
-            return found
-    return _read_seen(data, where)
-
-
-def _read_seen(data: object, where: str) -> SeenMove:
-    if not isinstance(data, dict):
-        raise ProtocolError(f"{where}: a play is a JSON object, not {data!r:.80}")
-    seat = _seat(data, "seat", where)
-    kind = _KIND_BY_TEXT.get(_field(data, "kind", str, where))
-    if kind is None:
-        raise ProtocolError(f"{where}: unknown kind {data['kind']!r:.40}")
-    size = _field(data, "size", int, where)
-    cards = _card_list(_field(data, "cards", list, where), where)
-    hidden = _field(data, "hidden", bool, where)
-    if not 0 <= size <= 4 or len(cards) != (0 if hidden else size) or (hidden and kind is not MoveKind.PASS):
-        raise ProtocolError(f"{where}: size, cards and hidden do not agree: {data!r:.120}")
-    return SeenMove(kind, seat, size, cards)
+    """A play of a VIEW: a seen move's notation.  Every view of a game repeats its history, so a play
+    already read is found by its text."""
+    found = _SEEN_CACHE.get(data) if data.__class__ is str else None
+    if found is not None:
+        return found
+    if not isinstance(data, str):
+        raise ProtocolError(f"{where}: a play is text in move notation such as '1 beat 10H QH', not {data!r:.80}")
+    try:
+        found = SeenMove.from_str(data)
+    except ValueError as error:
+        raise ProtocolError(f"{where}: {error}") from None
+    if len(data) <= _LONGEST_MOVE:  # padded text is not worth keeping (nor its memory)
+        if len(_SEEN_CACHE) > 100_000:
+            _SEEN_CACHE.clear()
+        _SEEN_CACHE[data] = found
+    return found
 
 
 _MOVE_CACHE: dict[str, Move] = {}
@@ -269,11 +266,25 @@ def _moves(value: object, where: str) -> tuple[Move, ...]:
         raise ProtocolError(f"{where}: {error}") from None
 
 
+_TRICK_CACHE: dict[tuple[str | int, ...], SeenTrick] = {}
+
+
 def _trick_from_json(data: object, where: str) -> SeenTrick:
-    plays = tuple(_seen_from_json(p, where) for p in _field(data, "plays", list, where))  # type: ignore[arg-type]
+    raw = _field(data, "plays", list, where)  # type: ignore[arg-type]
+    plays = tuple([_seen_from_json(p, where) for p in raw])
     if len(plays) != 4:
         raise ProtocolError(f"{where}: a finished trick has four plays, not {len(plays)}")
-    return SeenTrick(plays, _seat(data, "winner", where))  # type: ignore[arg-type]
+    winner = _seat(data, "winner", where)  # type: ignore[arg-type]
+    # Like its plays, a finished trick comes again in every later view of the game; it is found by its
+    # plays' text (already hashed when they were looked up), not by hashing the plays themselves.
+    key = (*raw, winner)
+    found = _TRICK_CACHE.get(key)
+    if found is None:
+        found = SeenTrick(plays, winner)
+        if len(_TRICK_CACHE) > 100_000:
+            _TRICK_CACHE.clear()
+        _TRICK_CACHE[key] = found
+    return found
 
 
 _T = TypeVar("_T")
@@ -288,11 +299,103 @@ def _read_list(raw: list[Any], read: Callable[[object, str], _T], where: str) ->
         raise
 
 
+def _plays(data: Mapping[str, Any], name: str, where: str) -> tuple[SeenMove, ...]:
+    raw = _field(data, name, list, where)
+    cache = _SEEN_CACHE
+    try:
+        # The usual case: plays read before (in the last view) are found by their text at C speed, and
+        # only the new ones are parsed.  A play that is not text fails the lookup or the parse below.
+        return tuple([cache.get(text) or _seen_from_json(text, where) for text in raw])
+    except (ProtocolError, TypeError):  # read them again, numbered, so that the error names the one that is wrong
+        for number, item in enumerate(raw, start=1):
+            _seen_from_json(item, f"{where} {number}")
+        raise
+
+
+def _trick(data: object, where: str) -> SeenTrick:
+    if data.__class__ is dict:  # a finished trick read before, found by its plays' text and winner
+        plays, winner = data.get("plays"), data.get("winner")
+        if plays.__class__ is list and winner.__class__ is int:
+            try:
+                found = _TRICK_CACHE.get((*plays, winner))
+            except TypeError:
+                found = None
+            if found is not None:
+                return found
+    return _trick_from_json(data, where)
+
+
+def _quick_view(data: dict[str, Any]) -> PlayerView | None:
+    """:func:`view_from_json` at speed for a VIEW as the referee writes it, or ``None`` at the first thing
+    that is not as expected (then the checked reading below says what is wrong).
+
+    A bot reads a view at every decision, and most of it (the history, the tricks) it read before: plays
+    and tricks are found by their text.  This accepts nothing the checked reading refuses: exact types
+    only (``true`` is no seat), the same ranges (tests/test_protocol.py holds the two side by side).
+    """
+    try:
+        seat, dealer, leader, to_play = data["seat"], data["dealer"], data["leader"], data["to_play"]
+        stock_size, sizes, defeat, hand = data["stock_size"], data["hand_sizes"], data["defeat"], data["hand"]
+        table, tricks, history, legal = data["table"], data["tricks"], data["history"], data["legal_moves"]
+        trump_card = _CARD_BY_TEXT[data["trump_card"]]
+        if not (
+            seat.__class__ is dealer.__class__ is leader.__class__ is stock_size.__class__ is int
+            and 0 <= seat <= 3
+            and 0 <= dealer <= 3
+            and 0 <= leader <= 3
+            and 0 <= stock_size <= 20
+            and (to_play is None or (to_play.__class__ is int and 0 <= to_play <= 3))
+            and sizes.__class__ is list
+            and len(sizes) == 4
+            and tuple(map(type, sizes)) == _FOUR_INTS
+            and min(sizes) >= 0
+            and max(sizes) <= 4
+            and defeat.__class__ is list
+            and len(defeat) == 2
+            and defeat[0].__class__ is defeat[1].__class__ is int
+            and hand.__class__ is table.__class__ is tricks.__class__ is history.__class__ is legal.__class__ is list
+        ):
+            return None
+        cards = frozenset(map(_CARD_BY_TEXT.__getitem__, hand))
+        if len(cards) != len(hand):
+            return None
+        seen = _SEEN_CACHE
+        return PlayerView(
+            seat,
+            cards,
+            trump_card,
+            dealer,
+            leader,
+            to_play,
+            stock_size,
+            (sizes[0], sizes[1], sizes[2], sizes[3]),
+            tuple([seen.get(text) or _seen_from_json(text, "") for text in table]),
+            tuple([_trick(trick, "") for trick in tricks]),
+            tuple([seen.get(text) or _seen_from_json(text, "") for text in history]),
+            (defeat[0], defeat[1]),
+            tuple([_MOVE_CACHE.get(text) or parse_move(text) for text in legal]),
+        )
+    except (KeyError, TypeError, ValueError):  # ProtocolError and InvalidMoveError are ValueErrors
+        return None
+
+
+_FOUR_INTS: Final = (int, int, int, int)
+
+
 def view_from_json(data: object) -> PlayerView:
     """The :class:`~goat.PlayerView` a VIEW stands for; :class:`ProtocolError` naming the field if it is wrong.
 
     ``view_from_json(view_to_json(view)) == view`` for every view.
     """
+    if data.__class__ is dict:
+        quick = _quick_view(data)
+        if quick is not None:
+            return quick
+    return _checked_view(data)
+
+
+def _checked_view(data: object) -> PlayerView:
+    """:func:`view_from_json` field by field, so that an error names what is wrong."""
     where = "view"
     if not isinstance(data, dict):
         raise ProtocolError(f"{where}: expected a JSON object, not {data!r:.80}")
@@ -314,21 +417,9 @@ def view_from_json(data: object) -> PlayerView:
         to_play=_optional_seat(data, "to_play", where),
         stock_size=stock_size,
         hand_sizes=(sizes[0], sizes[1], sizes[2], sizes[3]),
-        table=_read_list(
-            _field(data, "table", list, where),
-            _seen_from_json,
-            "view: table",
-        ),
-        tricks=_read_list(
-            _field(data, "tricks", list, where),
-            _trick_from_json,
-            "view: trick",
-        ),
-        history=_read_list(
-            _field(data, "history", list, where),
-            _seen_from_json,
-            "view: history",
-        ),
+        table=_plays(data, "table", "view: table"),
+        tricks=_read_list(_field(data, "tricks", list, where), _trick, "view: trick"),
+        history=_plays(data, "history", "view: history"),
         defeat=_pair(data, "defeat", where),
         legal_moves=_moves(_field(data, "legal_moves", list, where), "view: legal_moves"),
     )
@@ -444,8 +535,15 @@ def serve(
                     reply = {"type": "ok"}
                 elif kind == "choose":
                     seen = view_from_json(message.get("view"))
-                    legal = _moves(message.get("legal"), "legal")
-                    reply = {"type": "move", "move": str(strategy.choose(seen, legal))}
+                    raw = message.get("legal")
+                    # the view's legal_moves are the same list when the seat decides: read them once
+                    legal = seen.legal_moves if raw == message["view"]["legal_moves"] else _moves(raw, "legal")
+                    chosen = strategy.choose(seen, legal)
+                    if chosen.__class__ is Move:  # the usual reply, written directly (notation needs no escapes)
+                        sink.write(b'{"type":"move","move":"%s"}\n' % notation(chosen).encode())
+                        sink.flush()
+                        continue
+                    reply = {"type": "move", "move": str(chosen)}
                 elif kind == "end_game":
                     result, _ = result_from_json(message.get("result"))
                     end_game(strategy, view_from_json(message.get("view")), result)

@@ -33,13 +33,13 @@ from goat.arena.protocol import (
     ProtocolError,
     decode,
     encode,
+    notation_list,
     parse_move,
     result_to_json,
     view_text,
 )
 from goat.errors import GoatError, InvalidMoveError
 from goat.moves import Move
-from goat.records.codec import notation
 from goat.scoring import GameResult
 from goat.strategy import canonical_move
 from goat.view import PlayerView
@@ -226,6 +226,7 @@ class BotProcess:
         self._buffer = bytearray()
         self._stderr = bytearray()
         self._selector: selectors.BaseSelector | None = None
+        self.starts = 0  #: processes started so far (each new one is greeted again)
 
     # --- life ---------------------------------------------------------------------------
 
@@ -268,12 +269,26 @@ class BotProcess:
         for stream in (process.stdin, process.stdout, process.stderr):
             os.set_blocking(stream.fileno(), False)
         self._process = process
+        self.starts += 1
         self._stdout_closed = False
+        self._quit_said = False
         self._buffer.clear()
         self._stderr.clear()
         self._selector = selectors.DefaultSelector()
         self._selector.register(process.stdout, selectors.EVENT_READ)
         self._selector.register(process.stderr, selectors.EVENT_READ)
+
+    def say_quit(self) -> None:
+        """Send ``quit`` (once) without waiting: a match tells all its bots first, then waits for them all."""
+        process = self._process
+        if process is None or self._quit_said or process.poll() is not None:
+            return
+        self._quit_said = True
+        try:
+            assert process.stdin is not None
+            os.write(process.stdin.fileno(), encode({"type": "quit"}))
+        except OSError:
+            pass
 
     def close(self) -> None:
         """Say ``quit``, give the bot :data:`QUIT_GRACE` seconds to exit, then kill its process group."""
@@ -281,11 +296,7 @@ class BotProcess:
         if process is None:
             return
         if process.poll() is None:
-            try:
-                assert process.stdin is not None
-                os.write(process.stdin.fileno(), encode({"type": "quit"}))
-            except OSError:
-                pass
+            self.say_quit()
             with contextlib.suppress(subprocess.TimeoutExpired):
                 process.wait(timeout=QUIT_GRACE)
         self._kill()
@@ -391,6 +402,7 @@ class BotProcess:
                     writable.select(remaining)
 
     _stdout_closed = False
+    _quit_said = False
 
     def _pump(self, timeout: float) -> None:
         """Read whatever stdout and stderr have, waiting at most ``timeout`` seconds for something."""
@@ -473,6 +485,7 @@ class ProcessStrategy:
         self.bot_name: str | None = None  #: the name the bot gave in its ``hello``
         self._process = BotProcess(argv, memory_mb=memory_mb, cpu_seconds=cpu_seconds, env=env)
         self._game = 0
+        self._greeted = 0  # which start of the process answered hello (a new process must be greeted)
 
     def __repr__(self) -> str:
         return f"ProcessStrategy({self.name!r}, seed={self.seed!r})"
@@ -485,10 +498,21 @@ class ProcessStrategy:
         """Start the process (if it is not running) and greet it: the bot learns its seat and seed."""
         self._ensure(seat)
 
+    def launch(self) -> None:
+        """Start the process if it is not running, without waiting for it: a match launches its bots
+        together, so that their interpreters start side by side, and greets each at its first request.
+        A process that cannot start is left for that request to report (a ``crash``)."""
+        if not self._process.alive:
+            with contextlib.suppress(BotFault):
+                self._process.start()
+
     def _ensure(self, seat: int) -> None:
-        if self._process.alive:
-            return
-        self._process.start()
+        process = self._process
+        if process.alive:
+            if self._greeted == process.starts:
+                return
+        else:
+            process.start()
         hello = {
             "type": "hello",
             "protocol": PROTOCOL_VERSION,
@@ -503,6 +527,7 @@ class ProcessStrategy:
                 "protocol", f"answered hello with {reply!r:.200}; expected protocol {PROTOCOL_VERSION} and a name"
             )
         self.bot_name = reply["name"]
+        self._greeted = process.starts
 
     def _expect(self, message: dict[str, Any] | tuple[str, str], kind: str, timeout: float) -> dict[str, Any]:
         """Send a message (a dict, or its type and JSON text) and read its reply, which must be of type ``kind``."""
@@ -541,7 +566,7 @@ class ProcessStrategy:
     def choose(self, view: PlayerView, legal: tuple[Move, ...], *, timeout: float | None = None) -> Move:
         """The bot's move: one of ``legal`` (the referee's own object), or :class:`BotFault`."""
         self._running("choose")
-        moves = json.dumps([notation(m) for m in legal], ensure_ascii=False, separators=(",", ":"))
+        moves = notation_list(legal)
         text = f'{{"type":"choose","game":{self._game},"view":{view_text(view)},"legal":{moves}}}'
         reply = self._expect(("choose", text), "move", timeout or self.time_limit)
         try:

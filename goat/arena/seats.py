@@ -427,6 +427,22 @@ class SealedSeat:
 Seat = InProcessSeat | SealedSeat
 
 
+def launch(seats: list[Seat]) -> None:
+    """Start the sealed bots' processes side by side (each is greeted at its first request)."""
+    for seat in seats:
+        if isinstance(seat, SealedSeat):
+            seat.bot.launch()
+
+
+def close(seats: list[Seat]) -> None:
+    """Close every seat: the sealed bots are all told to quit first, so that they exit side by side."""
+    for seat in seats:
+        if isinstance(seat, SealedSeat):
+            seat.bot.process.say_quit()
+    for seat in seats:
+        seat.close()
+
+
 def seats_for(strategies: list[Strategy], time_limit: float | None) -> list[Seat]:
     """A seat for each bot: sealed for a :class:`~goat.arena.sealed.ProcessStrategy`, in-process otherwise."""
     return [

@@ -18,6 +18,8 @@ that two versions can be measured side by side, e.g. the adapter of an older com
     git show d95dcd0:goat/adapters/openspiel.py > /tmp/old_openspiel.py
     python benchmarks/openspiel_ismcts.py --adapter /tmp/old_openspiel.py
 
+``--pieces`` times the parts of a simulation on python_goat instead (a world resampled, a rollout).
+
 ``--cpp`` uses OpenSpiel's C++ ``pyspiel.ISMCTSBot`` instead (C++ games only: it crashes on games written in
 Python, see docs/adapters.md).
 """
@@ -29,6 +31,7 @@ import importlib.util
 import statistics
 import sys
 import time
+import timeit
 from typing import Any
 
 import numpy as np
@@ -95,6 +98,46 @@ def measure(
     return rates, timed, games
 
 
+def pieces(game: Any, seed: int, moves: int = 12, repeat: int = 300) -> None:
+    """What one simulation's parts cost, in the middle of a game (``moves`` moves after the deal): a world
+    resampled, and a random rollout from it with and without ``numpy``'s choice (OpenSpiel's evaluator draws
+    each action with ``RandomState.choice``, the second rollout with the standard library's ``random.choice``)."""
+    import random
+
+    import goat
+    from goat.adapters.openspiel import _resampled, _state_of
+
+    rng = np.random.RandomState(seed)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        actions, probs = zip(*state.chance_outcomes(), strict=True)
+        state.apply_action(int(rng.choice(actions, p=probs)))
+    for _ in range(moves):
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    node, player = state._node, state.current_player()
+    draws = random.Random(seed)
+    seen = goat.view(node.state, player)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    world = state.resample_from_infostate(player, sampler)
+    trail = _resampled(node, player, draws)
+
+    def rollout(choose: Any) -> None:
+        working = world.clone()
+        while not working.is_terminal():
+            working.apply_action(choose(working.legal_actions()))
+
+    parts = {
+        "resample_from_infostate": lambda: state.resample_from_infostate(player, sampler),
+        "  goat.sample_world": lambda: goat.sample_world(seen, draws),
+        "  the replay through apply_action": lambda: _state_of(game, trail),
+        "rollout, numpy's choice": lambda: rollout(rng.choice),
+        "rollout, random.choice": lambda: rollout(draws.choice),
+    }
+    for name, part in parts.items():
+        best = min(timeit.repeat(part, number=repeat, repeat=3)) / repeat
+        print(f"{name:<36} {best * 1e6:8.1f} us")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="python_goat", help="an OpenSpiel game string (default python_goat)")
@@ -104,6 +147,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--adapter", help="import goat's OpenSpiel adapter from this file instead")
     parser.add_argument("--cpp", action="store_true", help="OpenSpiel's C++ ISMCTSBot (C++ games only)")
     parser.add_argument("--wall", action="store_true", help="time with the wall clock, not the process's CPU time")
+    parser.add_argument("--pieces", action="store_true", help="time a simulation's parts on python_goat instead")
     parser.add_argument(
         "--evaluator",
         choices=["openspiel", "goat"],
@@ -116,6 +160,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.game.startswith("python_goat"):
         load_adapter(args.adapter)
     game = pyspiel.load_game(args.game)
+    if args.pieces:
+        pieces(game, args.seed)
+        return 0
     clock = time.perf_counter if args.wall else time.process_time
     rates, timed, games = measure(game, args.decisions, args.simulations, args.seed, args.cpp, clock)
     which = "C++ pyspiel.ISMCTSBot" if args.cpp else "Python open_spiel.python.algorithms.ismcts"

@@ -92,6 +92,7 @@ __all__ = [
     "legal_moves",
     "mask_points",
     "masks_of",
+    "numbered",
     "playout",
     "plays",
     "rollout_answer",
@@ -384,6 +385,40 @@ def legal(core: Core) -> list[int]:
     if seat != (core[LEADER] + len(core[TABLE])) & 3:  # a holder asked before another seat's play (R14)
         return [start_hand(core, seat) << 5 | MOLODKA << 2 | seat, WAIT << 2 | seat]
     return plays(core, seat)
+
+
+def numbered(core: Loose, lead: int, beat: int, pass_: int, molodka: int, wait: int) -> list[tuple[int, int]]:
+    """Every legal move as ``(action, key)``, ascending by action, in a framework adapter's action space
+    (goat.adapters.encoding, which passes its numbers in): a lead, beat or pass of the hand's cards
+    ``subset`` (a bit per card of the hand in deck order) is ``offset + subset - 1``; a molodka and a wait
+    are one number each."""
+    seat: int = core[TO_MOVE]
+    if seat < 0:
+        return []
+    hand: int = core[HANDS][seat]
+    # the hand's card indices in deck order, padded to four with 36, a bit no mask has
+    order = [36, 36, 36, 36]
+    i = 0
+    while hand:
+        low = hand & -hand
+        order[i] = low.bit_length() - 1
+        hand ^= low
+        i += 1
+    a, b, c, d = order[0], order[1], order[2], order[3]
+    found: list[tuple[int, int]] = []
+    for key in legal(core):
+        kind = key >> 2 & 7
+        if kind == MOLODKA:
+            action = molodka
+        elif kind == WAIT:
+            action = wait
+        else:
+            m = key >> 5
+            subset = (m >> a & 1) | (m >> b & 1) << 1 | (m >> c & 1) << 2 | (m >> d & 1) << 3
+            action = (lead if kind == LEAD else beat if kind == BEAT else pass_) + subset - 1
+        found.append((action, key))
+    found.sort()  # by action: no two moves share one
+    return found
 
 
 def plays(core: Core, seat: int) -> list[int]:

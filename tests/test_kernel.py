@@ -128,6 +128,23 @@ def test_legal_moves_is_legal_as_move_objects(kernel: ModuleType) -> None:
         assert kernel.plays(core, due) == pure.plays(core, due)
 
 
+def test_numbered_gives_each_legal_move_its_framework_action(kernel: ModuleType) -> None:
+    from goat.adapters import encoding
+
+    numbers = (0, 15, 30, encoding.MOLODKA_ACTION, encoding.WAIT_ACTION)
+    for state, _ in games(150, 3):
+        core = state._core
+        found = kernel.numbered(core, *numbers)
+        # the adapters' own encoding, move by move from the seat's view: the same numbers, ascending
+        if state.to_move is None:
+            assert found == []
+            continue
+        seen = goat.view(state, state.to_move)
+        expected = sorted((encoding.encode(move, seen), move._key) for move in goat.legal_moves(state))
+        assert found == expected
+        assert list(encoding.actions_of(state).items()) == [(action, move_by_key(key)) for action, key in expected]
+
+
 def test_step_accepts_exactly_the_legal_moves(kernel: ModuleType) -> None:
     rng = random.Random(2)
     for state, move in games(100, 2):

@@ -46,10 +46,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from goat._core import HANDS, MOLODKA, TO_MOVE, WAIT, bits
+from goat._core import numbered
 from goat.cards import Card
-from goat.moves import Move, MoveKind
-from goat.rules import legal_moves
+from goat.moves import MOVES, Move, MoveKind, make_move
 from goat.state import GameState, Trick
 from goat.view import PlayerView
 
@@ -60,6 +59,7 @@ __all__ = [
     "NUM_ACTIONS",
     "OBSERVATION_SIZE",
     "action_in",
+    "action_keys",
     "action_of",
     "actions_of",
     "decode",
@@ -178,32 +178,21 @@ def actions_of(state: GameState) -> dict[int, Move]:
     >>> list(encoding.actions_of(state)) == encoding.legal_actions(goat.view(state, state.to_move))
     True
     """
-    core = state._core  # the kernel's position: its hand masks and move keys, without building card sets
-    seat = core[TO_MOVE]
-    if seat < 0:
-        return {}
-    # The hand's card indices in deck order, padded to four with 36, a bit no mask has.
-    a, b, c, d = (*bits(core[HANDS][seat]), 36, 36, 36, 36)[:4]
-    found = []
-    for move in legal_moves(state):
-        key = move._key
-        kind = key >> 2 & 7
-        if kind == MOLODKA:
-            action = MOLODKA_ACTION
-        elif kind == WAIT:
-            action = WAIT_ACTION
-        else:
-            m = key >> 5
-            subset = (m >> a & 1) | (m >> b & 1) << 1 | (m >> c & 1) << 2 | (m >> d & 1) << 3
-            action = _KIND_OFFSET[kind] + subset - 1
-        found.append((action, move))
-    found.sort()  # by action: no two moves share one
-    return dict(found)
+    # The kernel numbers the moves from its position (hand masks and move keys), without card sets.
+    get = MOVES.get
+    return {action: get(key) or make_move(key) for action, key in numbered(state._core, *_NUMBERS)}
+
+
+def action_keys(state: GameState) -> dict[int, int]:
+    """:func:`actions_of` with each move's kernel key (``Move._key``) for its move: what an adapter that steps
+    the kernel needs, without making a move object for every action it is asked about."""
+    return dict(numbered(state._core, *_NUMBERS))
 
 
 _LEAD, _BEAT, _MOLODKA, _WAIT = MoveKind.LEAD, MoveKind.BEAT, MoveKind.MOLODKA, MoveKind.WAIT
-#: The first action number of each of the kernel's kind codes LEAD, BEAT, PASS.
-_KIND_OFFSET = (_OFFSET[MoveKind.LEAD], _OFFSET[MoveKind.BEAT], _OFFSET[MoveKind.PASS])
+#: The action space as the kernel's numbered() takes it: the first action number of LEAD, BEAT and PASS, then
+#: the molodka's and the wait's one number each.
+_NUMBERS = (_OFFSET[MoveKind.LEAD], _OFFSET[MoveKind.BEAT], _OFFSET[MoveKind.PASS], MOLODKA_ACTION, WAIT_ACTION)
 
 
 def observation(view: PlayerView) -> list[float]:

@@ -59,10 +59,11 @@ except ImportError as error:  # pragma: no cover - exercised in a subprocess tes
     raise MissingExtraError("goat.adapters.openspiel", "OpenSpiel", "openspiel", error) from None
 
 import goat
-from goat._core import HANDS, TRICKS, deal
+from goat._core import HANDS, TRICKS, deal, mask_points
+from goat._core import step as kernel_step
 from goat.adapters import encoding
 from goat.cards import DECK
-from goat.moves import Move, MoveKind
+from goat.moves import Move, MoveKind, move_by_key
 from goat.state import GameState, state_of
 
 __all__ = [
@@ -218,7 +219,7 @@ class _Node:
         else:
             seat = state.to_move
             self.player = _TERMINAL if seat is None else seat
-        self._actions: dict[int, Move] | None = None
+        self._actions: dict[int, int] | None = None  # action -> move key
         # After a trick: its winner and the cards each seat drew, in order.
         self._draws: tuple[int, tuple[tuple[int, ...], ...]] | None = None
         self._info: list[str | None] = [None, None, None, None]
@@ -244,12 +245,17 @@ class _Node:
         nodes.reverse()
         return nodes
 
-    def legal(self) -> dict[int, Move]:
-        """The legal moves of the player to move, by action number (empty at chance and terminal nodes)."""
+    def keys(self) -> dict[int, int]:
+        """The kernel keys of the legal moves of the player to move, by action number (empty at chance and
+        terminal nodes): a rollout asks for the actions at every step, and makes one of them."""
         found = self._actions
         if found is None:
-            found = self._actions = {} if self.state is None else encoding.actions_of(self.state)
+            found = self._actions = {} if self.state is None else encoding.action_keys(self.state)
         return found
+
+    def legal(self) -> dict[int, Move]:
+        """The legal moves of the player to move, by action number (empty at chance and terminal nodes)."""
+        return {action: move_by_key(key) for action, key in self.keys().items()}
 
     def child(self, action: int) -> _Node:
         """The node that ``action`` leads to."""
@@ -263,10 +269,11 @@ class _Node:
             # The deck is 36 distinct card indices by construction: deal it on the kernel, unchecked again.
             state = state_of(deal(self.dealt, action, self.rules.dealer, (0, 0)))
             return _Node(self.rules, self, action, self.dealt, state, None, 0, False)
-        move = self.legal().get(action)
-        if move is None:
+        key = self.keys().get(action)
+        if key is None:
             raise ValueError(f"action {action} is not legal for seat {self.player} now")
-        return self.after(action, move, goat.play(self.state, move))
+        move = move_by_key(key)
+        return self.after(action, move, _stepped(self.state, move))
 
     def after(self, action: int, move: Move, state: GameState) -> _Node:
         """The node after ``move`` (action number ``action``), already played: ``state``."""
@@ -416,6 +423,13 @@ def _public_text(move: Move) -> str:
     return found
 
 
+def _stepped(state: GameState, move: Move) -> GameState:
+    """The state after ``move``, one of its legal moves: stepped on the kernel, without goat.play's checks."""
+    core = kernel_step(state._core, move._key)
+    assert core is not None, f"{move} is not legal here"
+    return state_of(core)
+
+
 def _first_node(rules: _Rules) -> _Node:
     return _Node(rules, None, -1, (), None, None, 0, False)
 
@@ -460,7 +474,7 @@ class GoatState(pyspiel.State):  # type: ignore[misc]
         return self._node.player
 
     def _legal_actions(self, player: int) -> list[int]:
-        return list(self._node.legal())
+        return list(self._node.keys())
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         node = self._node
@@ -483,8 +497,8 @@ class GoatState(pyspiel.State):  # type: ignore[misc]
                 where = f"seat {(node.rules.dealer + 1 + position) % 4}" if position < 16 else "the stock"
                 return f"deal {DECK[action]} to {where}"
             return f"trump card {DECK[action]}"
-        move = node.legal().get(action) if node.player == player else None
-        return str(move) if move is not None else f"seat {player} action {action}"
+        key = node.keys().get(action) if node.player == player else None
+        return str(move_by_key(key)) if key is not None else f"seat {player} action {action}"
 
     def is_terminal(self) -> bool:
         return self._node.player == _TERMINAL
@@ -520,10 +534,12 @@ def _returns(state: GameState, kind: str) -> list[float]:
     :func:`goat.score` reports, without building its result (the tests check they agree).
     """
     points, tricks = [0, 0], [0, 0]
-    for trick in state.tricks:
-        team = trick.winner % 2
-        points[team] += trick.points
-        tricks[team] += 1
+    for keys, winner in state._core[TRICKS]:  # the kernel's (keys, winner) pairs: no Trick objects built
+        cards = 0
+        for key in keys:
+            cards |= key >> 5
+        points[winner & 1] += mask_points(cards)
+        tricks[winner & 1] += 1
     if kind == "points":
         return [points[seat % 2] / 120 for seat in range(4)]
     defeat = (goat.defeat_scores(points[0], tricks[0]), goat.defeat_scores(points[1], tricks[1]))
@@ -597,7 +613,7 @@ def _resampled(node: _Node, player: int, rng: random.Random) -> list[_Node]:
     for move in world.history:
         seat = move.seat
         action = encoding.action_in(move, hands[seat])
-        state = goat.play(state, move)
+        state = _stepped(state, move)  # a move of the world's history: legal there
         last = last.after(action, move, state)
         trail.append(last)
         kind = move.kind

@@ -15,9 +15,10 @@ The rule numbers (R1…R23) cited throughout are those of the documentation's ru
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from goat import _core
+from goat._lazy import lazy
 from goat.cards import DECK, Card, Rank, Suit, beats, beats_set, cards
 from goat.errors import (
     GameNotOverError,
@@ -123,19 +124,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'goat' has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_LAZY})
+__getattr__, __dir__ = lazy(__name__, _LAZY, globals())
 
 
 def build_info() -> str:

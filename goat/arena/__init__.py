@@ -28,7 +28,9 @@ any :class:`concurrent.futures.Executor`) and :mod:`goat.arena.stats` (the resul
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from goat._lazy import lazy
 
 if TYPE_CHECKING:
     from goat.arena.game import FaultPolicy, MatchRecord, play_game, play_match
@@ -63,16 +65,4 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'goat.arena' has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_LAZY})
+__getattr__, __dir__ = lazy(__name__, _LAZY, globals())

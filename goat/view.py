@@ -89,6 +89,8 @@ class SeenMove:
                 raise InvalidMoveError(f"not a seen move: {text!r:.80} (a face-down pass shows no card, only '??')")
             return cls(MoveKind.PASS, int(words[0]), len(words) - 2, frozenset())
         move = Move.from_str(text)
+        if len(move.cards) > 4:
+            raise InvalidMoveError(f"not a seen move: {text!r:.80} (a play holds at most four cards: R7, R15)")
         return cls(move.kind, move.seat, len(move.cards), move.cards)
 
 

@@ -3,9 +3,12 @@ goat's own protocol bot validates against the shipped JSON Schemas, and malforme
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
+import random
 import re
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -20,6 +23,7 @@ from goat import arena
 from goat.arena import protocol
 from goat.arena.protocol import ProtocolError
 from goat.arena.sealed import ProcessStrategy
+from goat.errors import InvalidMoveError
 
 jsonschema = pytest.importorskip("jsonschema")
 referencing = pytest.importorskip("referencing")
@@ -190,6 +194,9 @@ def test_malformed_lines_are_protocol_errors(line: bytes, why: str) -> None:
         ({"table": ["1 pass ?? ?? ?? ?? ??"]}, "only a pass"),
         ({"table": ["5 lead 6C"]}, "not a move"),
         ({"history": ["1 lead 6C 6C"]}, "twice"),
+        ({"history": ["1 lead 6H 7H 8H 9H 10H"]}, "at most four"),
+        ({"legal_moves": ["1 pass 6H 7H 8H 9H 10H"]}, "at most four"),
+        ({"table": [[[[[]]]]]}, "a play is text"),
         ({"tricks": [{"plays": ["0 lead 6C", "1 pass ??", "2 pass ??"], "winner": 0}]}, "four plays"),
         ({"tricks": [{"plays": ["0 lead 6C", "1 pass ??", "2 pass ??", "3 pass ??"], "winner": 7}]}, "winner"),
         ({"legal_moves": ["1 jump 6C"]}, "not a move"),
@@ -232,3 +239,66 @@ def test_the_documented_session_is_real_and_valid(tmp_path: Path) -> None:
         assert who == ("referee → bot" if direction == ">" else "bot → referee")
         assert json.loads(body) == json.loads(text), f"line {number} of the page is not the session's"
         validator("referee.json" if direction == ">" else "bot.json").validate(json.loads(body))
+
+
+def _padded_views(count: int) -> list[dict[str, Any]]:
+    """Valid views late in a game, each with one play of a finished trick padded with spaces (which parse)."""
+    state = goat.new_game(seed=3)
+    rng = random.Random(3)
+    while len(state.tricks) < 2:
+        state = goat.play(state, rng.choice(goat.legal_moves(state)))
+    written = protocol.view_to_json(goat.view(state, 0))
+    views = []
+    for number in range(count):
+        trick = dict(written["tricks"][0])
+        trick["plays"] = [trick["plays"][0] + " " * (1000 + number), *trick["plays"][1:]]
+        views.append({**written, "tricks": [trick, *written["tricks"][1:]]})
+    return views
+
+
+def test_padded_text_in_a_view_is_read_but_not_kept() -> None:
+    # A 1 MB line may hold one play padded to 1 MB: kept as a cache key, 100,000 of them would be 100 GB.
+    views = _padded_views(50)
+    protocol.view_from_json(views[0])  # what is kept of it: the plays and moves written the usual way
+    before = (len(protocol._SEEN_CACHE), len(protocol._TRICK_CACHE), len(protocol._MOVE_CACHE))
+    read = [protocol.view_from_json(view) for view in views]
+    assert all(seen == read[0] for seen in read)
+    assert (len(protocol._SEEN_CACHE), len(protocol._TRICK_CACHE), len(protocol._MOVE_CACHE)) == before
+
+
+def test_text_that_only_pretends_to_be_a_play_cannot_change_how_later_views_are_read() -> None:
+    class Liar(str):  # from a caller in this process: equal to every text, with the hash of "1 lead QH"
+        def __eq__(self, other: object) -> bool:
+            return True
+
+        def __hash__(self) -> int:
+            return hash("1 lead QH")
+
+    seen = goat.view(goat.new_game(seed=1), 1)
+    data = protocol.view_to_json(seen)
+    with contextlib.suppress(ProtocolError):
+        protocol.view_from_json({**data, "table": [Liar("2 lead KS")]})
+    with contextlib.suppress(ProtocolError, InvalidMoveError):
+        protocol.parse_move(Liar("1 lead QH"))
+    assert protocol.view_from_json({**data, "table": ["1 lead QH"]}).table == (goat.SeenMove.from_str("1 lead QH"),)
+    assert protocol.parse_move("1 lead QH") == goat.Move.from_str("1 lead QH")
+
+
+def test_the_arenas_modules_are_its_attributes_as_soon_as_it_is_imported() -> None:
+    # goat.arena imports its parts on first use; its modules are still reachable as attributes
+    code = "import goat.arena; print(goat.arena.protocol.PROTOCOL_VERSION, goat.arena.tournament.__name__)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["1", "goat.arena.tournament"]
+
+
+def test_a_view_nested_too_deep_for_repr_is_still_a_protocol_error() -> None:
+    # JSON from a bot cannot nest this deep (json.loads stops first), a caller in this process can: the error
+    # message quotes the value, and quoting it must not fail.
+    deep: list[Any] = []
+    for _ in range(100_000):
+        deep = [deep]
+    data = protocol.view_to_json(goat.view(goat.new_game(seed=1), 0))
+    for field, said in [("table", "a play is text"), ("hand", "hand"), ("legal_moves", "legal_moves"),
+                        ("seat", "seat"), ("tricks", "trick 1")]:  # fmt: skip
+        with pytest.raises(ProtocolError, match=said):
+            protocol.view_from_json({**data, field: deep if field == "seat" else [deep]})

@@ -301,3 +301,52 @@ def test_a_huge_exec_command_is_refused_at_once() -> None:
     with pytest.raises(ValueError, match="at most 65536 characters"):
         arena.run_tournament(["exec:" + "x" * 3_000_000, "random"], matches=2, seed=1)
     assert time.perf_counter() - started < 1
+
+
+def test_a_bot_that_leaves_between_games_is_started_afresh_without_a_fault() -> None:
+    # It answers end_game and exits at once: at the next game's start its process may still be ending (its
+    # supervisor not yet gone). Either way it is replaced for the next game, with no fault: it missed no request.
+    bot, marker = hostile("hook-end-exit")
+    starts = []
+    original = bot.process.start
+
+    def counting_start() -> None:
+        original()
+        starts.append(1)
+
+    bot.process.start = counting_start  # type: ignore[method-assign]
+    played = arena.play_match(table(bot), seed=5, time_limit=2.0)
+    assert len(played.games) >= 2
+    assert played.faults == ()
+    assert len(starts) == len(played.games)  # one process a game
+    assert no_process_left(marker)
+
+
+def test_a_launched_process_is_greeted_before_anything_else() -> None:
+    bot, marker = hostile("crash", after=1000)
+    try:
+        bot.launch()  # started, not greeted: asked to choose, it has been told of no game
+        state = goat.new_game(seed=1)
+        with pytest.raises(BotFault, match="before any start_game"):
+            bot.choose(goat.view(state, state.to_move), goat.legal_moves(state))
+        bot.start_game(goat.view(state, 0))  # now it is greeted, then told of the game
+        assert bot.bot_name == "hostile crash"
+        bot.launch()  # a no-op while the process runs
+        assert bot.process.starts == 1
+    finally:
+        bot.close()
+    assert no_process_left(marker)
+
+
+def test_a_fault_travels_between_processes_whole() -> None:
+    import pickle
+
+    fault = BotFault("timeout", "no reply in time", stderr="last words", killed=True)
+    again = pickle.loads(pickle.dumps(fault))
+    assert (again.kind, again.reason, again.stderr, again.killed, str(again)) == (
+        "timeout",
+        "no reply in time",
+        "last words",
+        True,
+        "timeout: no reply in time",
+    )

@@ -65,4 +65,6 @@ _LAZY = {
 }
 
 
-__getattr__, __dir__ = lazy(__name__, _LAZY, globals())
+__getattr__, __dir__ = lazy(
+    __name__, _LAZY, globals(), submodules=("game", "protocol", "sealed", "seats", "stats", "tournament")
+)

@@ -171,6 +171,15 @@ class BotFault(GoatError):  # noqa: N818 - "fault" is the arena's word (records.
         self.stderr = stderr
         self.killed = killed
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # An exception pickles as its class and args by default, and these args are not __init__'s: a fault
+        # must travel from a worker process whole (spawn pools, dask).
+        return (_fault, (self.kind, self.reason, self.stderr, self.killed))
+
+
+def _fault(kind: str, reason: str, stderr: str, killed: bool) -> BotFault:
+    return BotFault(kind, reason, stderr=stderr, killed=killed)
+
 
 #: The longest ``exec:`` command read, in characters (splitting words as a shell does takes time).
 MAX_COMMAND: Final = 1 << 16
@@ -277,6 +286,15 @@ class BotProcess:
         self._selector = selectors.DefaultSelector()
         self._selector.register(process.stdout, selectors.EVENT_READ)
         self._selector.register(process.stderr, selectors.EVENT_READ)
+
+    def leaving(self) -> bool:
+        """Whether the bot has closed its standard output (it is exiting, or may as well be): a bot that
+        left between games is started afresh, as one whose process has already ended is."""
+        if self._process is None or self._selector is None:
+            return False
+        if not self._stdout_closed:
+            self._pump(0.0)
+        return self._stdout_closed
 
     def say_quit(self) -> None:
         """Send ``quit`` (once) without waiting: a match tells all its bots first, then waits for them all."""
@@ -506,11 +524,13 @@ class ProcessStrategy:
             with contextlib.suppress(BotFault):
                 self._process.start()
 
-    def _ensure(self, seat: int) -> None:
+    def _ensure(self, seat: int) -> bool:
+        """Start the process if it is not running (or is leaving), and greet it if it was not; whether a new
+        process was greeted."""
         process = self._process
-        if process.alive:
+        if process.alive and not process.leaving():
             if self._greeted == process.starts:
-                return
+                return False
         else:
             process.start()
         hello = {
@@ -528,6 +548,7 @@ class ProcessStrategy:
             )
         self.bot_name = reply["name"]
         self._greeted = process.starts
+        return True
 
     def _expect(self, message: dict[str, Any] | tuple[str, str], kind: str, timeout: float) -> dict[str, Any]:
         """Send a message (a dict, or its type and JSON text) and read its reply, which must be of type ``kind``."""
@@ -550,18 +571,31 @@ class ProcessStrategy:
 
     def start_game(self, view: PlayerView, *, timeout: float | None = None) -> None:
         """Tell the bot a game starts (starting its process first if it is not running)."""
-        self._ensure(view.seat)
+        fresh = self._ensure(view.seat)
         self._game += 1
         text = f'{{"type":"start_game","game":{self._game},"view":{view_text(view)}}}'
-        self._expect(("start_game", text), "ok", timeout or self.time_limit)
+        try:
+            self._expect(("start_game", text), "ok", timeout or self.time_limit)
+        except BotFault as fault:
+            if fresh or fault.kind != "crash":
+                raise
+            # A process of an earlier game that ended between games (it may have left right after its last
+            # end_game, too late for _ensure to see it go) missed no request: it is replaced, as one seen gone
+            # already is.  A new process that crashes at start_game is the bot's fault.
+            self._ensure(view.seat)
+            self._expect(("start_game", text), "ok", timeout or self.time_limit)
 
     def _running(self, what: str) -> None:
         """Between ``start_game`` and ``end_game`` the process must stay up: one that died is not restarted
         in the middle of a game (it would miss the game's start), it is a crash."""
-        if not self._process.alive:
-            if self._game == 0:
-                raise BotFault("crash", f"asked to {what} before any start_game")
-            raise self._process.fail("crash", f"the process {self._process.exit_reason()} before the {what!r} request")
+        process = self._process
+        if process.alive and self._greeted == process.starts:
+            return
+        if self._game == 0:
+            raise BotFault("crash", f"asked to {what} before any start_game")
+        if process.alive:  # started again (launch) since this game's start_game: it knows nothing of the game
+            raise process.fail("crash", f"a new process, not told of this game, was asked to {what}")
+        raise process.fail("crash", f"the process {process.exit_reason()} before the {what!r} request")
 
     def choose(self, view: PlayerView, legal: tuple[Move, ...], *, timeout: float | None = None) -> Move:
         """The bot's move: one of ``legal`` (the referee's own object), or :class:`BotFault`."""

@@ -150,6 +150,9 @@ def main() -> None:
             if MODE == "hook-end-hang":
                 forever()
             send({"type": "ok"})
+            if MODE == "hook-end-exit":  # leaves between games, uninvited: after the next game's start is sent
+                time.sleep(0.05)
+                os._exit(0)
         elif kind == "choose":
             chosen += 1
             if chosen > AFTER and not MODE.startswith(("hook-", "hello-", "ignore-")):

@@ -92,6 +92,7 @@ __all__ = [
     "legal_moves",
     "mask_points",
     "masks_of",
+    "number",
     "numbered",
     "playout",
     "plays",
@@ -385,6 +386,25 @@ def legal(core: Core) -> list[int]:
     if seat != (core[LEADER] + len(core[TABLE])) & 3:  # a holder asked before another seat's play (R14)
         return [start_hand(core, seat) << 5 | MOLODKA << 2 | seat, WAIT << 2 | seat]
     return plays(core, seat)
+
+
+def number(key: int, hand: int, lead: int, beat: int, pass_: int, molodka: int, wait: int) -> int:
+    """The action of the move ``key`` for a seat holding the mask ``hand``, as :func:`numbered` numbers it."""
+    kind = key >> 2 & 7
+    if kind == MOLODKA:
+        return molodka
+    if kind == WAIT:
+        return wait
+    cards = key >> 5
+    subset = 0
+    bit = 1
+    while hand:
+        low = hand & -hand
+        if cards & low:
+            subset |= bit
+        bit <<= 1
+        hand ^= low
+    return (lead if kind == LEAD else beat if kind == BEAT else pass_) + subset - 1
 
 
 def numbered(core: Loose, lead: int, beat: int, pass_: int, molodka: int, wait: int) -> list[tuple[int, int]]:

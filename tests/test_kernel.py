@@ -143,6 +143,8 @@ def test_numbered_gives_each_legal_move_its_framework_action(kernel: ModuleType)
         expected = sorted((encoding.encode(move, seen), move._key) for move in goat.legal_moves(state))
         assert found == expected
         assert list(encoding.actions_of(state).items()) == [(action, move_by_key(key)) for action, key in expected]
+        hand = core[pure.HANDS][state.to_move]
+        assert [(kernel.number(key, hand, *numbers), key) for _, key in expected] == expected
 
 
 def test_step_accepts_exactly_the_legal_moves(kernel: ModuleType) -> None:

@@ -46,7 +46,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from goat._core import numbered
+from goat._core import number, numbered
 from goat.cards import Card
 from goat.moves import MOVES, Move, MoveKind, make_move
 from goat.state import GameState, Trick
@@ -136,21 +136,7 @@ def _action(move: Move, positions: dict[int, int]) -> int:
 
 def action_in(move: Move, hand: int) -> int:
     """The action number of ``move`` for a seat whose hand is the mask ``hand`` (bit ``card.index`` per card)."""
-    kind = move.kind
-    if kind is _MOLODKA:
-        return MOLODKA_ACTION
-    if kind is _WAIT:
-        return WAIT_ACTION
-    cards = move.mask
-    subset = 0
-    bit = 1
-    while hand:
-        low = hand & -hand
-        if cards & low:
-            subset |= bit
-        bit <<= 1
-        hand ^= low
-    return (0 if kind is _LEAD else 15 if kind is _BEAT else 30) + subset - 1
+    return number(move._key, hand, *_NUMBERS)
 
 
 def action_of(move: Move, hand: Iterable[Card]) -> int:
@@ -189,7 +175,6 @@ def action_keys(state: GameState) -> dict[int, int]:
     return dict(numbered(state._core, *_NUMBERS))
 
 
-_LEAD, _BEAT, _MOLODKA, _WAIT = MoveKind.LEAD, MoveKind.BEAT, MoveKind.MOLODKA, MoveKind.WAIT
 #: The action space as the kernel's numbered() takes it: the first action number of LEAD, BEAT and PASS, then
 #: the molodka's and the wait's one number each.
 _NUMBERS = (_OFFSET[MoveKind.LEAD], _OFFSET[MoveKind.BEAT], _OFFSET[MoveKind.PASS], MOLODKA_ACTION, WAIT_ACTION)

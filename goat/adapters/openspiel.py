@@ -293,10 +293,8 @@ class _Node:
             parent = self.parent
             assert self.ended and self.state is not None and parent is not None and parent.state is not None
             where = {card: position for position, card in enumerate(self.dealt)}
-            before, after = parent.state.hands, self.state.hands
-            drawn = tuple(
-                tuple(sorted([c.index for c in after[s] - before[s]], key=where.__getitem__)) for s in range(4)
-            )
+            before, after = parent.state._core[HANDS], self.state._core[HANDS]
+            drawn = tuple([_drawn(after[s] & ~before[s], where) for s in range(4)])
             found = self._draws = (self.state._core[TRICKS][-1][1], drawn)
         return found
 
@@ -389,16 +387,16 @@ _OWN_TEXT: dict[Move, str] = {}
 _PUBLIC_TEXT: dict[Move, str] = {}
 
 
-_TEXTS: dict[Move, tuple[str, str | None]] = {}
+_TEXTS: dict[int, tuple[str, str | None]] = {}  # by the move's kernel key: an int hashes at C speed
 
 
 def _texts(move: Move) -> tuple[str, str | None]:
     """The move as its own seat saw it, and as the others did (None for a wait: they did not see it)."""
-    found = _TEXTS.get(move)
+    found = _TEXTS.get(move._key)
     if found is None:
         if len(_TEXTS) > 100_000:  # bounded memory for long searches
             _TEXTS.clear()
-        found = _TEXTS[move] = (_own_text(move), None if move.kind is _WAIT else _public_text(move))
+        found = _TEXTS[move._key] = (_own_text(move), None if move.kind is _WAIT else _public_text(move))
     return found
 
 
@@ -622,7 +620,7 @@ def _resampled(node: _Node, player: int, rng: random.Random) -> list[_Node]:
         own, public = _texts(move)
         if last.ended:
             now = list(state._core[HANDS])
-            drawn = tuple(tuple(sorted(_indices(now[s] & ~hands[s]), key=where.__getitem__)) for s in range(4))
+            drawn = tuple([_drawn(now[s] & ~hands[s], where) for s in range(4)])
             winner = state._core[TRICKS][-1][1]
             last._draws = (winner, drawn)
             hands = now
@@ -641,6 +639,13 @@ def _resampled(node: _Node, player: int, rng: random.Random) -> list[_Node]:
 
 
 _OTHERS = ((1, 2, 3), (0, 2, 3), (0, 1, 3), (0, 1, 2))
+
+
+def _drawn(mask: int, where: dict[int, int]) -> tuple[int, ...]:
+    """The cards of ``mask`` (drawn after a trick) in deck order (``where``: card -> position in the deck)."""
+    if not mask & (mask - 1):  # none, or one card: the usual draw
+        return (mask.bit_length() - 1,) if mask else ()
+    return tuple(sorted(_indices(mask), key=where.__getitem__))
 
 
 def _indices(mask: int) -> list[int]:

@@ -228,17 +228,9 @@ def test_load_strategy_exec_is_a_sealed_bot_with_options() -> None:
 
 def test_a_bot_that_dies_between_requests_is_not_restarted_in_the_middle_of_a_game() -> None:
     bot, marker = hostile("exit-after-reply")
-    starts = []
-    original = bot.process.start
-
-    def counting_start() -> None:
-        original()
-        starts.append(1)
-
-    bot.process.start = counting_start  # type: ignore[method-assign]
     played = arena.play_match(table(bot), seed=3, time_limit=2.0, on_fault="random")
     crashes = [f for f in played.faults if f.kind == "crash"]
-    assert len(starts) == len(played.games) == len(crashes)  # started once a game; each death a recorded crash
+    assert bot.process.starts == len(played.games) == len(crashes)  # started once a game; each death a crash
     assert no_process_left(marker)
 
 
@@ -307,18 +299,10 @@ def test_a_bot_that_leaves_between_games_is_started_afresh_without_a_fault() -> 
     # It answers end_game and exits at once: at the next game's start its process may still be ending (its
     # supervisor not yet gone). Either way it is replaced for the next game, with no fault: it missed no request.
     bot, marker = hostile("hook-end-exit")
-    starts = []
-    original = bot.process.start
-
-    def counting_start() -> None:
-        original()
-        starts.append(1)
-
-    bot.process.start = counting_start  # type: ignore[method-assign]
     played = arena.play_match(table(bot), seed=5, time_limit=2.0)
     assert len(played.games) >= 2
     assert played.faults == ()
-    assert len(starts) == len(played.games)  # one process a game
+    assert bot.process.starts == len(played.games)  # one process a game
     assert no_process_left(marker)
 
 

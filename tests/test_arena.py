@@ -473,6 +473,13 @@ class BadKey(int):
     __hash__ = int.__hash__
 
 
+class LookAlikeMove(Move):
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        return "nothing to see"
+
+
 class Tamperer:
     def __init__(self, how: str) -> None:
         self.how = how
@@ -491,6 +498,17 @@ class Tamperer:
         if self.how == "card":
             object.__setattr__(goat.DECK[0], "rank", goat.Rank.ACE)
             return legal[0]
+        if self.how == "deleted":  # a card's field taken away altogether
+            object.__delattr__(goat.DECK[1], "suit")
+            return legal[0]
+        if self.how == "play" and view.history:  # a play of its view, shared with the other seats' views
+            object.__setattr__(view.history[0], "seat", (view.history[0].seat + 1) % 4)
+            return legal[0]
+        if self.how == "class":  # the referee's own move now of another class (one of the same layout)
+            object.__setattr__(legal[-1], "__class__", LookAlikeMove)
+            return legal[0]
+        if self.how == "play":
+            return legal[0]
         if self.how == "recursion":
             sys.setrecursionlimit(50)
             return legal[0]
@@ -508,6 +526,9 @@ class Tamperer:
         ("interned", "tamper"),
         ("mask", "tamper"),
         ("card", "tamper"),
+        ("deleted", "tamper"),
+        ("play", "tamper"),
+        ("class", "tamper"),
         ("recursion", "tamper"),
         ("alarm", "tamper"),
     ],
@@ -521,6 +542,7 @@ def test_a_bot_that_changes_shared_objects_or_settings_is_caught_and_they_are_pu
     assert played.faults[0].seat == 0 and played.faults[0].kind == kind
     assert [(m._key, m.mask, m.cards) for m in goat.legal_moves(state)] == keys  # the engine's moves are intact
     assert [str(c) for c in goat.DECK][:2] == ["6C", "7C"] and sys.getrecursionlimit() == limit
+    assert all(type(m) is Move for m in goat.legal_moves(state))
     assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
     for game in played.games:
         assert records.loads(records.dumps(game)) == game  # every record replays

@@ -15,6 +15,7 @@ What in-process play cannot prevent is written on the documentation's "Sealed pl
 from __future__ import annotations
 
 import contextlib
+import gc
 import operator
 import os
 import queue
@@ -23,16 +24,17 @@ import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from itertools import chain
 from typing import Any, Final
 
 import attrs
 
 from goat.arena.sealed import DEFAULT_TIME_LIMIT, BotFault, ProcessStrategy
-from goat.cards import DECK
-from goat.moves import Move
+from goat.cards import DECK, Card
+from goat.moves import Move, MoveKind
 from goat.scoring import GameResult
 from goat.strategy import Strategy
-from goat.view import PlayerView
+from goat.view import PlayerView, SeenMove
 
 __all__ = ["InProcessSeat", "SealedSeat", "SeatFault", "clean_text", "describe_error", "watching_interrupts"]
 
@@ -193,34 +195,78 @@ class _Guard:
     """The objects and settings an in-process bot could change, as they were before its call.
 
     Checked by identity, in C (``operator.is_``): never through a value's own ``__eq__``, which a bot's
-    replacement object could have.
+    replacement object could have.  The objects — the legal moves, the plays of the view, the 36 cards — are
+    read in one call to :func:`gc.get_referents` (see :data:`_LAYOUTS`), field by field only where that does
+    not hold.
     """
 
     def __init__(self, seen: PlayerView, legal: tuple[Move, ...]) -> None:
-        plays = {id(p): p for p in (*seen.table, *seen.history, *(p for t in seen.tricks for p in t.plays))}
-        self.groups = [
-            (_snapshot(legal, _MOVE_FIELDS), _MOVE_FIELDS, "a legal move"),
-            (_CARDS_AS_MADE, _CARD_FIELDS, "a card"),
-            (_snapshot(plays.values(), _PLAY_FIELDS), _PLAY_FIELDS, "a play of its view"),
-        ]
+        # (a play shared by the history and a trick is checked twice: cheaper than finding the shared ones)
+        objects = (*legal, *seen.table, *seen.history, *chain.from_iterable(trick.plays for trick in seen.tricks))
+        self.objects = objects
+        self.classes = tuple(map(type, objects))
+        self.values = _referents(*objects) if _LAYOUTS else []
+        try:
+            fits = bool(_LAYOUTS) and len(self.values) == sum(map(_SIZES.__getitem__, self.classes))
+        except KeyError:  # an object of a class not laid out (cannot happen with goat's own values)
+            fits = False
+        self.fields: list[tuple[list[tuple[object, type, tuple[Any, ...]]], tuple[str, ...], str]] | None = None
+        if not fits:  # read field by field instead
+            moves = [o for o in objects if type(o) is Move]
+            plays = [o for o in objects if type(o) is not Move]
+            self.fields = [
+                (_snapshot(moves, _MOVE_FIELDS), _MOVE_FIELDS, "a legal move"),
+                (_snapshot(plays, _PLAY_FIELDS), _PLAY_FIELDS, "a play of its view"),
+            ]
         self.main = threading.current_thread() is threading.main_thread()
         self.settings = _settings(self.main)
 
     def restore(self) -> list[str]:
         """Put back whatever changed; say what it was."""
-        changed = []
-        for saved, names, what in self.groups:
-            get = operator.attrgetter(*names)
-            for target, cls, values in saved:
-                if type(target) is not cls or not all(map(operator.is_, get(target), values)):
-                    _restore(target, cls, names, values)
-                    changed.append(what)
+        cards_intact = bool(_LAYOUTS) and _intact(DECK, _DECK_VALUES)
+        changed = [] if cards_intact else _put_back(_CARDS_AS_MADE, _CARD_FIELDS, "a card")
+        if self.fields is not None:
+            for saved, names, what in self.fields:
+                changed += _put_back(saved, names, what)
+        elif not _intact(self.objects, self.values):
+            changed += self._put_back_read()
         now = _settings(self.main)
         moved = [name for name, value in now.items() if not _same(value, self.settings[name])]
         if moved:
             changed.append(f"the process's {', '.join(moved)}")
             _put_settings(self.settings, self.main)
         return changed
+
+    def _put_back_read(self) -> list[str]:
+        """Restore each object whose fields (read by get_referents before the call) changed."""
+        changed = []
+        start = 0
+        for target, cls in zip(self.objects, self.classes, strict=True):
+            names = _LAYOUTS[cls]
+            values = tuple(self.values[start : start + len(names)])
+            start += len(names) + 1  # its fields, then its class
+            changed += _put_back([(target, cls, values)], names, _WHAT[cls])
+        return changed
+
+
+def _intact(objects: tuple[object, ...], values: list[Any]) -> bool:
+    now = _referents(*objects)
+    return len(now) == len(values) and all(map(operator.is_, now, values))
+
+
+def _put_back(saved: list[tuple[object, type, tuple[Any, ...]]], names: tuple[str, ...], what: str) -> list[str]:
+    """Restore each of ``saved`` (object, class, field values) that changed; ``what`` once for each."""
+    changed = []
+    get = operator.attrgetter(*names)
+    for target, cls, values in saved:
+        try:
+            same = type(target) is cls and all(map(operator.is_, get(target), values))
+        except AttributeError:  # a field deleted
+            same = False
+        if not same:
+            _restore(target, cls, names, values)
+            changed.append(what)
+    return changed
 
 
 def _same(a: object, b: object) -> bool:
@@ -233,17 +279,57 @@ def _snapshot(objects: Iterable[object], names: tuple[str, ...]) -> list[tuple[o
     return [(target, type(target), get(target)) for target in objects]
 
 
-# The 36 cards as goat made them, once: what every check of the cards compares with.
-_CARDS_AS_MADE: Final = _snapshot(DECK, _CARD_FIELDS)
-
-
 def _restore(target: object, cls: type, names: tuple[str, ...], values: tuple[Any, ...]) -> None:
     if type(target) is not cls:
         with contextlib.suppress(TypeError):
             object.__setattr__(target, "__class__", cls)
     for name, value in zip(names, values, strict=True):
-        if object.__getattribute__(target, name) is not value:
+        try:
+            same = object.__getattribute__(target, name) is value
+        except AttributeError:  # deleted
+            same = False
+        if not same:
             object.__setattr__(target, name, value)
+
+
+# gc.get_referents of an object with __slots__ (and no __dict__), as goat's values are, lists the values of its
+# fields in the order CPython keeps them (their names sorted), then its class: one call in C reads every field
+# of all the objects a bot is shown, and any change a bot makes to one — a field, a deleted field, its class —
+# changes that list.  _LAYOUTS has, for each class, its field names in that order: checked here against a real
+# object, and a class for which it does not hold is read field by field.
+_referents = gc.get_referents
+
+
+def _layout(sample: object, names: tuple[str, ...]) -> tuple[str, ...] | None:
+    order = tuple(sorted(names))
+    expected = [*operator.attrgetter(*order)(sample), type(sample)]
+    found = _referents(sample)
+    return order if len(found) == len(expected) and all(map(operator.is_, found, expected)) else None
+
+
+def _layouts() -> dict[type, tuple[str, ...]]:
+    cards = frozenset({DECK[0]})
+    samples = [
+        (DECK[0], _CARD_FIELDS),
+        (Move(MoveKind.LEAD, 0, cards), _MOVE_FIELDS),
+        (SeenMove(MoveKind.LEAD, 0, 1, cards), _PLAY_FIELDS),
+    ]
+    found = {}
+    for sample, names in samples:
+        order = _layout(sample, names)
+        if order is not None:
+            found[type(sample)] = order
+    return found if len(found) == len(samples) else {}  # all three, or none: read field by field
+
+
+_LAYOUTS: Final = _layouts()
+_SIZES: Final = {cls: len(names) + 1 for cls, names in _LAYOUTS.items()}
+_WHAT: Final = {Card: "a card", Move: "a legal move", SeenMove: "a play of its view"}
+
+
+# The 36 cards as goat made them, once: what every check of the cards compares with.
+_CARDS_AS_MADE: Final = _snapshot(DECK, _CARD_FIELDS)
+_DECK_VALUES: Final = _referents(*DECK) if _LAYOUTS else []
 
 
 def _settings(main: bool) -> dict[str, object]:

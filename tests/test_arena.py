@@ -480,9 +480,31 @@ class LookAlikeMove(Move):
         return "nothing to see"
 
 
+class StickyMove(Move):
+    """Its __class__ is a property that lies and cannot be set: a plain __class__ assignment cannot undo it."""
+
+    __slots__ = ()
+
+    @property  # type: ignore[misc]
+    def __class__(self) -> type:
+        return Move
+
+    @__class__.setter
+    def __class__(self, value: type) -> None:
+        pass
+
+    @property  # type: ignore[misc]
+    def mask(self) -> int:  # reading the field the usual way runs this
+        raise RuntimeError("boom: the referee read my field")
+
+
 class Tamperer:
     def __init__(self, how: str) -> None:
         self.how = how
+
+    def start_game(self, view: PlayerView) -> None:
+        if self.how == "hook-moves" and view.legal_moves:  # the engine's own moves, in the view of the first leader
+            object.__setattr__(view.legal_moves[0], "mask", 0)
 
     def choose(self, view: PlayerView, legal: tuple[Move, ...]) -> Move:
         if self.how == "key":
@@ -507,7 +529,13 @@ class Tamperer:
         if self.how == "class":  # the referee's own move now of another class (one of the same layout)
             object.__setattr__(legal[-1], "__class__", LookAlikeMove)
             return legal[0]
-        if self.how == "play":
+        if self.how == "sticky":
+            object.__setattr__(legal[-1], "__class__", StickyMove)
+            return legal[0]
+        if self.how == "trick" and view.tricks:  # a finished trick, shared with the other seats' views
+            object.__setattr__(view.tricks[0], "winner", (view.tricks[0].winner + 1) % 4)
+            return legal[0]
+        if self.how in ("play", "trick", "hook-moves"):
             return legal[0]
         if self.how == "recursion":
             sys.setrecursionlimit(50)
@@ -529,6 +557,9 @@ class Tamperer:
         ("deleted", "tamper"),
         ("play", "tamper"),
         ("class", "tamper"),
+        ("sticky", "tamper"),
+        ("trick", "tamper"),
+        ("hook-moves", "tamper"),
         ("recursion", "tamper"),
         ("alarm", "tamper"),
     ],
@@ -543,6 +574,7 @@ def test_a_bot_that_changes_shared_objects_or_settings_is_caught_and_they_are_pu
     assert [(m._key, m.mask, m.cards) for m in goat.legal_moves(state)] == keys  # the engine's moves are intact
     assert [str(c) for c in goat.DECK][:2] == ["6C", "7C"] and sys.getrecursionlimit() == limit
     assert all(type(m) is Move for m in goat.legal_moves(state))
+    assert all(object.__getattribute__(m, "__class__") is Move for m in goat.legal_moves(state))
     assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
     for game in played.games:
         assert records.loads(records.dumps(game)) == game  # every record replays
@@ -612,3 +644,21 @@ def test_a_factory_that_raises_in_the_workers_forfeits_its_matches() -> None:
         goat.unregister_strategy("keyboard-test")
         goat.unregister_strategy("sore-test")
     assert result.void == () and result["sore-test"].faults > 0 and result["random"].match_wins == 2
+
+
+def test_a_guard_made_over_objects_already_changed_puts_them_back_without_failing() -> None:
+    # A bot's thread may change shared objects between two guarded calls: the next guard finds them changed
+    # already. It must not fail (nor run the changed class's code); it puts them back as goat made them.
+    from goat.arena.seats import _Guard
+
+    state = goat.new_game(seed=4)
+    legal = goat.legal_moves(state)
+    seen = goat.view(state, state.to_move)  # type: ignore[arg-type]
+    mask = legal[0].mask
+    object.__setattr__(legal[0], "__class__", StickyMove)
+    try:
+        changed = _Guard(seen, legal).restore()
+    finally:
+        object.__dict__["__class__"].__set__(legal[0], Move)
+    assert changed == ["a legal move"]
+    assert type(legal[0]) is Move and legal[0].mask == mask

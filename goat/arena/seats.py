@@ -22,7 +22,7 @@ import queue
 import signal
 import sys
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from itertools import chain
 from typing import Any, Final
@@ -34,7 +34,7 @@ from goat.cards import DECK, Card
 from goat.moves import Move, MoveKind
 from goat.scoring import GameResult
 from goat.strategy import Strategy
-from goat.view import PlayerView, SeenMove
+from goat.view import PlayerView, SeenMove, SeenTrick
 
 __all__ = ["InProcessSeat", "SealedSeat", "SeatFault", "clean_text", "describe_error", "watching_interrupts"]
 
@@ -186,50 +186,56 @@ def _ensure_watcher() -> None:
 # --- what a bot can change: checked after every call, put back ------------------------------------
 
 
-_MOVE_FIELDS: Final = ("_key", "mask", "cards", "kind", "seat")
-_CARD_FIELDS: Final = ("rank", "suit", "index")
-_PLAY_FIELDS: Final = ("kind", "seat", "size", "cards")
+# The fields of goat's values a bot is shown, by class: read and put back through each class's own slot
+# descriptors (in C), so that no code of a bot's — a property of a subclass it swapped in — runs in the check.
+_FIELDS: Final[dict[type, tuple[str, ...]]] = {
+    Card: ("index", "rank", "suit"),
+    Move: ("_key", "cards", "kind", "mask", "seat"),
+    SeenMove: ("cards", "kind", "seat", "size"),
+    SeenTrick: ("plays", "winner"),
+}
+_WHAT: Final = {Card: "a card", Move: "a legal move", SeenMove: "a play of its view", SeenTrick: "a trick of its view"}
+_SLOTS: Final = {cls: tuple(cls.__dict__[name] for name in names) for cls, names in _FIELDS.items()}
+_SET_CLASS: Final = object.__dict__["__class__"].__set__  # object's own: not a __class__ property of a subclass
+_MISSING: Final = object()  # a field already deleted when the guard was made: nothing to put back
 
 
 class _Guard:
     """The objects and settings an in-process bot could change, as they were before its call.
 
-    Checked by identity, in C (``operator.is_``): never through a value's own ``__eq__``, which a bot's
-    replacement object could have.  The objects — the legal moves, the plays of the view, the 36 cards — are
-    read in one call to :func:`gc.get_referents` (see :data:`_LAYOUTS`), field by field only where that does
-    not hold.
+    The objects are the legal moves (those it is asked to choose from, and those in its view), the plays and
+    tricks of its view — shared with the other seats' views — and the 36 cards.  Checked by identity, in C
+    (``operator.is_``), never through a value's own ``__eq__``, which a bot's replacement object could have:
+    all in one call to :func:`gc.get_referents` (see :data:`_LAYOUTS`), or field by field through the classes'
+    own slots where that does not hold.
     """
 
     def __init__(self, seen: PlayerView, legal: tuple[Move, ...]) -> None:
+        moves = legal if legal is seen.legal_moves else (*legal, *seen.legal_moves)
         # (a play shared by the history and a trick is checked twice: cheaper than finding the shared ones)
-        objects = (*legal, *seen.table, *seen.history, *chain.from_iterable(trick.plays for trick in seen.tricks))
-        self.objects = objects
-        self.classes = tuple(map(type, objects))
-        self.values = _referents(*objects) if _LAYOUTS else []
-        try:
-            fits = bool(_LAYOUTS) and len(self.values) == sum(map(_SIZES.__getitem__, self.classes))
-        except KeyError:  # an object of a class not laid out (cannot happen with goat's own values)
-            fits = False
-        self.fields: list[tuple[list[tuple[object, type, tuple[Any, ...]]], tuple[str, ...], str]] | None = None
-        if not fits:  # read field by field instead
-            moves = [o for o in objects if type(o) is Move]
-            plays = [o for o in objects if type(o) is not Move]
-            self.fields = [
-                (_snapshot(moves, _MOVE_FIELDS), _MOVE_FIELDS, "a legal move"),
-                (_snapshot(plays, _PLAY_FIELDS), _PLAY_FIELDS, "a play of its view"),
-            ]
+        plays = (*seen.table, *seen.history, *chain.from_iterable(trick.plays for trick in seen.tricks))
+        objects = (*moves, *plays, *seen.tricks)
+        expected = (Move,) * len(moves) + (SeenMove,) * len(plays) + (SeenTrick,) * len(seen.tricks)
+        self.objects, self.expected = objects, expected
+        self.values: list[Any] | None = None
+        self.saved: list[tuple[object, type, tuple[Any, ...]]] | None = None
+        if _LAYOUTS and all(map(operator.is_, map(type, objects), expected)):
+            values = _referents(*objects)
+            if len(values) == sum(map(_SIZES.__getitem__, expected)):  # no field missing
+                self.values = values
+        if self.values is None:  # an object not as goat made it already (changed outside any guarded call)
+            self.saved = [(target, cls, _fields_of(target, cls)) for target, cls in zip(objects, expected, strict=True)]
         self.main = threading.current_thread() is threading.main_thread()
         self.settings = _settings(self.main)
 
     def restore(self) -> list[str]:
         """Put back whatever changed; say what it was."""
         cards_intact = bool(_LAYOUTS) and _intact(DECK, _DECK_VALUES)
-        changed = [] if cards_intact else _put_back(_CARDS_AS_MADE, _CARD_FIELDS, "a card")
-        if self.fields is not None:
-            for saved, names, what in self.fields:
-                changed += _put_back(saved, names, what)
-        elif not _intact(self.objects, self.values):
-            changed += self._put_back_read()
+        changed = [] if cards_intact else _put_back(_CARDS_AS_MADE)
+        if self.saved is not None:
+            changed += _put_back(self.saved)
+        elif self.values is not None and not _intact(self.objects, self.values):
+            changed += _put_back(self._read())
         now = _settings(self.main)
         moved = [name for name, value in now.items() if not _same(value, self.settings[name])]
         if moved:
@@ -237,16 +243,27 @@ class _Guard:
             _put_settings(self.settings, self.main)
         return changed
 
-    def _put_back_read(self) -> list[str]:
-        """Restore each object whose fields (read by get_referents before the call) changed."""
-        changed = []
+    def _read(self) -> list[tuple[object, type, tuple[Any, ...]]]:
+        """The objects' fields as get_referents read them before the call: its fields, then its class, each."""
+        assert self.values is not None
+        found: list[tuple[object, type, tuple[Any, ...]]] = []
         start = 0
-        for target, cls in zip(self.objects, self.classes, strict=True):
-            names = _LAYOUTS[cls]
-            values = tuple(self.values[start : start + len(names)])
-            start += len(names) + 1  # its fields, then its class
-            changed += _put_back([(target, cls, values)], names, _WHAT[cls])
-        return changed
+        for target, cls in zip(self.objects, self.expected, strict=True):
+            size = _SIZES[cls]
+            found.append((target, cls, tuple(self.values[start : start + size - 1])))
+            start += size
+        return found
+
+
+def _fields_of(target: object, cls: type) -> tuple[Any, ...]:
+    """``target``'s fields, read through ``cls``'s own slots (in :data:`_FIELDS` order)."""
+    values = []
+    for slot in _SLOTS[cls]:
+        try:
+            values.append(slot.__get__(target, cls))
+        except (AttributeError, TypeError):  # deleted, or not an instance of cls at all
+            values.append(_MISSING)
+    return tuple(values)
 
 
 def _intact(objects: tuple[object, ...], values: list[Any]) -> bool:
@@ -254,18 +271,19 @@ def _intact(objects: tuple[object, ...], values: list[Any]) -> bool:
     return len(now) == len(values) and all(map(operator.is_, now, values))
 
 
-def _put_back(saved: list[tuple[object, type, tuple[Any, ...]]], names: tuple[str, ...], what: str) -> list[str]:
-    """Restore each of ``saved`` (object, class, field values) that changed; ``what`` once for each."""
+def _put_back(saved: Sequence[tuple[object, type, tuple[Any, ...]]]) -> list[str]:
+    """Restore each of ``saved`` (object, its class, its fields) that changed; say what each was."""
     changed = []
-    get = operator.attrgetter(*names)
     for target, cls, values in saved:
-        try:
-            same = type(target) is cls and all(map(operator.is_, get(target), values))
-        except AttributeError:  # a field deleted
-            same = False
-        if not same:
-            _restore(target, cls, names, values)
-            changed.append(what)
+        if type(target) is cls and all(map(operator.is_, _fields_of(target, cls), values)):
+            continue
+        with contextlib.suppress(TypeError):  # a class of another layout: cannot be, the bot could not set it
+            _SET_CLASS(target, cls)
+        for slot, value in zip(_SLOTS[cls], values, strict=True):
+            if value is not _MISSING:
+                with contextlib.suppress(TypeError):
+                    slot.__set__(target, value)
+        changed.append(_WHAT[cls])
     return changed
 
 
@@ -274,61 +292,34 @@ def _same(a: object, b: object) -> bool:
     return a is b or (type(a) is type(b) and type(a) in (int, bool) and a == b)
 
 
-def _snapshot(objects: Iterable[object], names: tuple[str, ...]) -> list[tuple[object, type, tuple[Any, ...]]]:
-    get = operator.attrgetter(*names)
-    return [(target, type(target), get(target)) for target in objects]
-
-
-def _restore(target: object, cls: type, names: tuple[str, ...], values: tuple[Any, ...]) -> None:
-    if type(target) is not cls:
-        with contextlib.suppress(TypeError):
-            object.__setattr__(target, "__class__", cls)
-    for name, value in zip(names, values, strict=True):
-        try:
-            same = object.__getattribute__(target, name) is value
-        except AttributeError:  # deleted
-            same = False
-        if not same:
-            object.__setattr__(target, name, value)
-
-
 # gc.get_referents of an object with __slots__ (and no __dict__), as goat's values are, lists the values of its
 # fields in the order CPython keeps them (their names sorted), then its class: one call in C reads every field
 # of all the objects a bot is shown, and any change a bot makes to one — a field, a deleted field, its class —
-# changes that list.  _LAYOUTS has, for each class, its field names in that order: checked here against a real
-# object, and a class for which it does not hold is read field by field.
+# changes that list.  _LAYOUTS says it holds for each class, checked here against a real object of each (with
+# the fields in _FIELDS in that order); where it does not, all objects are read field by field.
 _referents = gc.get_referents
-
-
-def _layout(sample: object, names: tuple[str, ...]) -> tuple[str, ...] | None:
-    order = tuple(sorted(names))
-    expected = [*operator.attrgetter(*order)(sample), type(sample)]
-    found = _referents(sample)
-    return order if len(found) == len(expected) and all(map(operator.is_, found, expected)) else None
 
 
 def _layouts() -> dict[type, tuple[str, ...]]:
     cards = frozenset({DECK[0]})
-    samples = [
-        (DECK[0], _CARD_FIELDS),
-        (Move(MoveKind.LEAD, 0, cards), _MOVE_FIELDS),
-        (SeenMove(MoveKind.LEAD, 0, 1, cards), _PLAY_FIELDS),
-    ]
-    found = {}
-    for sample, names in samples:
-        order = _layout(sample, names)
-        if order is not None:
-            found[type(sample)] = order
-    return found if len(found) == len(samples) else {}  # all three, or none: read field by field
+    play = SeenMove(MoveKind.LEAD, 0, 1, cards)
+    samples = [DECK[0], Move(MoveKind.LEAD, 0, cards), play, SeenTrick((play,), 0)]
+    found: dict[type, tuple[str, ...]] = {}
+    for sample in samples:
+        cls = type(sample)
+        expected = [*_fields_of(sample, cls), cls]
+        got = _referents(sample)
+        in_order = list(_FIELDS[cls]) == sorted(_FIELDS[cls]) and len(got) == len(expected)
+        if in_order and all(map(operator.is_, got, expected)):
+            found[cls] = _FIELDS[cls]
+    return found if len(found) == len(samples) else {}  # all, or none: read field by field
 
 
 _LAYOUTS: Final = _layouts()
 _SIZES: Final = {cls: len(names) + 1 for cls, names in _LAYOUTS.items()}
-_WHAT: Final = {Card: "a card", Move: "a legal move", SeenMove: "a play of its view"}
-
 
 # The 36 cards as goat made them, once: what every check of the cards compares with.
-_CARDS_AS_MADE: Final = _snapshot(DECK, _CARD_FIELDS)
+_CARDS_AS_MADE: Final = [(card, Card, _fields_of(card, Card)) for card in DECK]
 _DECK_VALUES: Final = _referents(*DECK) if _LAYOUTS else []
 
 

@@ -92,9 +92,23 @@ def _cards(cards: Iterable[Card]) -> list[str]:
     return [_CARD_TEXT[i] for i in sorted(card.index for card in cards)]
 
 
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
+
+def _keep(cache: dict[_K, _V], key: _K, value: _V) -> _V:
+    """``cache[key] = value``, the cache emptied first once it holds 100,000 entries (bounded memory for a
+    long-running referee or bot); returns ``value``."""
+    if len(cache) > 100_000:
+        cache.clear()
+    cache[key] = value
+    return value
+
+
 # The referee writes a view at every decision, and most of it (the history, the tricks) was written
 # before: each seen move's notation is kept, keyed by the object (seen moves are shared values; see
-# goat.view), and so is each finished trick's JSON text.
+# goat.view), and so is each finished trick's JSON text.  An entry holds the object, so that its id
+# cannot be reused meanwhile.
 _PLAY_TEXT: dict[int, tuple[SeenMove, str]] = {}
 _TRICK_TEXT: dict[int, tuple[SeenTrick, str]] = {}
 
@@ -104,11 +118,7 @@ def _play_text(move: SeenMove) -> str:
     entry = _PLAY_TEXT.get(id(move))
     if entry is not None and entry[0] is move:
         return entry[1]
-    text = str(move)
-    if len(_PLAY_TEXT) > 100_000:
-        _PLAY_TEXT.clear()
-    _PLAY_TEXT[id(move)] = (move, text)  # the entry holds the object, so its id cannot be reused meanwhile
-    return text
+    return _keep(_PLAY_TEXT, id(move), (move, str(move)))[1]
 
 
 def view_to_json(view: PlayerView) -> dict[str, Any]:
@@ -155,16 +165,13 @@ def _trick_text(trick: SeenTrick) -> str:
     if entry is not None and entry[0] is trick:
         return entry[1]
     text = f'{{"plays":{_texts([_play_text(move) for move in trick.plays])},"winner":{trick.winner}}}'
-    if len(_TRICK_TEXT) > 100_000:
-        _TRICK_TEXT.clear()
-    _TRICK_TEXT[id(trick)] = (trick, text)
-    return text
+    return _keep(_TRICK_TEXT, id(trick), (trick, text))[1]
 
 
 def view_text(view: PlayerView) -> str:
     """The VIEW as compact JSON text: ``json.dumps(view_to_json(view))`` with compact separators, built faster."""
     to_play = "null" if view.to_play is None else view.to_play
-    hand = _texts([_CARD_TEXT[i] for i in sorted(card.index for card in view.hand)])
+    hand = _texts(_cards(view.hand))
     return (
         f'{{"seat":{view.seat},"hand":{hand},"trump_card":"{_CARD_TEXT[view.trump_card.index]}",'
         f'"trump":"{view.trump_card.suit.value}","dealer":{view.dealer},"leader":{view.leader},"to_play":{to_play},'
@@ -246,9 +253,7 @@ def _seen_from_json(data: object, where: str) -> SeenMove:
     # Kept only as plain text of a usual length: padded text is not worth its memory, and a str subclass (from
     # a caller in this process) could compare equal to other text.
     if data.__class__ is str and len(data) <= _LONGEST_MOVE:
-        if len(_SEEN_CACHE) > 100_000:
-            _SEEN_CACHE.clear()
-        _SEEN_CACHE[data] = found
+        _keep(_SEEN_CACHE, data, found)
     return found
 
 
@@ -266,9 +271,7 @@ def parse_move(text: object, where: str = "move") -> Move:
         if found.mask.bit_count() > 4:  # no hand holds more (R7, R15): no such move is ever legal, or seen
             raise InvalidMoveError(f"not a move: {_brief(text)} (a play holds at most four cards)")
         if text.__class__ is str and len(text) <= _LONGEST_MOVE:  # see _seen_from_json
-            if len(_MOVE_CACHE) > 100_000:
-                _MOVE_CACHE.clear()
-            _MOVE_CACHE[text] = found
+            _keep(_MOVE_CACHE, text, found)
     return found
 
 
@@ -301,9 +304,7 @@ def _trick_from_json(data: object, where: str) -> SeenTrick:
     if found is None:
         found = SeenTrick(plays, winner)
         if all(text.__class__ is str and len(text) <= _LONGEST_MOVE for text in raw):  # as _seen_from_json keeps
-            if len(_TRICK_CACHE) > 100_000:
-                _TRICK_CACHE.clear()
-            _TRICK_CACHE[key] = found
+            _keep(_TRICK_CACHE, key, found)
     return found
 
 

@@ -206,7 +206,7 @@ class _Guard:
     The objects are the legal moves (those it is asked to choose from, and those in its view), the plays and
     tricks of its view — shared with the other seats' views — and the 36 cards.  Checked by identity, in C
     (``operator.is_``), never through a value's own ``__eq__``, which a bot's replacement object could have:
-    all in one call to :func:`gc.get_referents` (see :data:`_LAYOUTS`), or field by field through the classes'
+    all in one call to :func:`gc.get_referents` (see :data:`_BY_REFERENTS`), or field by field through the classes'
     own slots where that does not hold.
     """
 
@@ -219,7 +219,7 @@ class _Guard:
         self.objects, self.expected = objects, expected
         self.values: list[Any] | None = None
         self.saved: list[tuple[object, type, tuple[Any, ...]]] | None = None
-        if _LAYOUTS and all(map(operator.is_, map(type, objects), expected)):
+        if _BY_REFERENTS and all(map(operator.is_, map(type, objects), expected)):
             values = _referents(*objects)
             if len(values) == sum(map(_SIZES.__getitem__, expected)):  # no field missing
                 self.values = values
@@ -230,7 +230,7 @@ class _Guard:
 
     def restore(self) -> list[str]:
         """Put back whatever changed; say what it was."""
-        cards_intact = bool(_LAYOUTS) and _intact(DECK, _DECK_VALUES)
+        cards_intact = _BY_REFERENTS and _intact(DECK, _DECK_VALUES)
         changed = [] if cards_intact else _put_back(_CARDS_AS_MADE)
         if self.saved is not None:
             changed += _put_back(self.saved)
@@ -295,32 +295,32 @@ def _same(a: object, b: object) -> bool:
 # gc.get_referents of an object with __slots__ (and no __dict__), as goat's values are, lists the values of its
 # fields in the order CPython keeps them (their names sorted), then its class: one call in C reads every field
 # of all the objects a bot is shown, and any change a bot makes to one — a field, a deleted field, its class —
-# changes that list.  _LAYOUTS says it holds for each class, checked here against a real object of each (with
-# the fields in _FIELDS in that order); where it does not, all objects are read field by field.
+# changes that list.  _BY_REFERENTS says whether that holds for every class (with the fields in _FIELDS in that
+# order), checked at import; where it does not, all objects are read field by field.
 _referents = gc.get_referents
 
 
-def _layouts() -> dict[type, tuple[str, ...]]:
+def _referents_hold() -> bool:
+    """Whether get_referents reads goat's values as described above: checked on a real object of each class."""
     cards = frozenset({DECK[0]})
     play = SeenMove(MoveKind.LEAD, 0, 1, cards)
-    samples = [DECK[0], Move(MoveKind.LEAD, 0, cards), play, SeenTrick((play,), 0)]
-    found: dict[type, tuple[str, ...]] = {}
-    for sample in samples:
+    for sample in (DECK[0], Move(MoveKind.LEAD, 0, cards), play, SeenTrick((play,), 0)):
         cls = type(sample)
         expected = [*_fields_of(sample, cls), cls]
         got = _referents(sample)
         in_order = list(_FIELDS[cls]) == sorted(_FIELDS[cls]) and len(got) == len(expected)
-        if in_order and all(map(operator.is_, got, expected)):
-            found[cls] = _FIELDS[cls]
-    return found if len(found) == len(samples) else {}  # all, or none: read field by field
+        if not (in_order and all(map(operator.is_, got, expected))):
+            return False  # for one class: read them all field by field
+    return True
 
 
-_LAYOUTS: Final = _layouts()
-_SIZES: Final = {cls: len(names) + 1 for cls, names in _LAYOUTS.items()}
+_BY_REFERENTS: Final = _referents_hold()
+#: What get_referents lists for an object of each class: its fields, then its class.
+_SIZES: Final = {cls: len(names) + 1 for cls, names in _FIELDS.items()}
 
 # The 36 cards as goat made them, once: what every check of the cards compares with.
 _CARDS_AS_MADE: Final = [(card, Card, _fields_of(card, Card)) for card in DECK]
-_DECK_VALUES: Final = _referents(*DECK) if _LAYOUTS else []
+_DECK_VALUES: Final = _referents(*DECK) if _BY_REFERENTS else []
 
 
 def _settings(main: bool) -> dict[str, object]:

@@ -100,12 +100,13 @@ def measure(
 
 def pieces(game: Any, seed: int, moves: int = 12, repeat: int = 300) -> None:
     """What one simulation's parts cost, in the middle of a game (``moves`` moves after the deal): a world
-    resampled, and a random rollout from it with and without ``numpy``'s choice (OpenSpiel's evaluator draws
+    resampled (the state built from its history text, and for comparison by replaying it action by action
+    through ``pyspiel``), and a random rollout from it with and without ``numpy``'s choice (OpenSpiel's evaluator draws
     each action with ``RandomState.choice``, the second rollout with the standard library's ``random.choice``)."""
     import random
 
     import goat
-    from goat.adapters.openspiel import _resampled, _state_of
+    from goat.adapters.openspiel import _from_history, _replayed_state, _resampled
 
     rng = np.random.RandomState(seed)
     state = game.new_initial_state()
@@ -119,7 +120,7 @@ def pieces(game: Any, seed: int, moves: int = 12, repeat: int = 300) -> None:
     seen = goat.view(node.state, player)
     sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
     world = state.resample_from_infostate(player, sampler)
-    trail = _resampled(node, player, draws)
+    resampled = _resampled(node, player, draws)
 
     def rollout(choose: Any) -> None:
         working = world.clone()
@@ -129,7 +130,8 @@ def pieces(game: Any, seed: int, moves: int = 12, repeat: int = 300) -> None:
     parts = {
         "resample_from_infostate": lambda: state.resample_from_infostate(player, sampler),
         "  goat.sample_world": lambda: goat.sample_world(seen, draws),
-        "  the replay through apply_action": lambda: _state_of(game, trail),
+        "  the state from its history": lambda: _from_history(game, resampled),
+        "  (the replay through apply_action)": lambda: _replayed_state(game, resampled),
         "rollout, numpy's choice": lambda: rollout(rng.choice),
         "rollout, random.choice": lambda: rollout(draws.choice),
     }

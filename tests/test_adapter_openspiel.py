@@ -299,6 +299,96 @@ def test_resampled_states_share_the_whole_information_state_and_have_a_history()
     assert checked > 10
 
 
+def played(state: Any) -> list[tuple[int, int]]:
+    return [(int(step.player), int(step.action)) for step in state.full_history()]
+
+
+def replayed(state: Any) -> Any:
+    """A new state reached by applying ``state``'s history one action at a time, through pyspiel."""
+    again = state.get_game().new_initial_state()
+    for action in state.history():
+        again.apply_action(action)
+    return again
+
+
+def test_resampled_states_are_the_states_their_history_reaches() -> None:
+    # A resampled state is built from its history text (OpenSpiel's deserialization), not by replaying it:
+    # it must be the state that replaying reaches, with the same players and move number, and play on.
+    g = game(dealer=2)
+    rng = np.random.RandomState(11)
+    state = g.new_initial_state()
+    checked = 0
+    while not state.is_terminal():
+        if not state.is_chance_node():
+            player = state.current_player()
+            sampled = state.resample_from_infostate(player, SAMPLER(0.0, 1.0))
+            again = replayed(sampled)
+            assert played(sampled) == played(again) and sampled.move_number() == again.move_number()
+            assert sampled.game_state == again.game_state and sampled.current_player() == again.current_player()
+            assert pickle.loads(pickle.dumps(sampled._node)).state == sampled.game_state
+            restored = g.deserialize_state(sampled.serialize())
+            assert played(restored) == played(sampled) and restored.game_state == sampled.game_state
+            while not sampled.is_terminal():
+                sampled.apply_action(random_action(sampled, rng))
+            assert len(sampled.returns()) == 4
+            checked += 1
+        state.apply_action(random_action(state, rng))
+    assert checked > 20
+
+
+def test_resampling_replays_when_the_history_text_is_read_otherwise(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Should an OpenSpiel version read a state's text otherwise, the first resample notices and replays.
+    from goat.adapters import openspiel
+
+    def misread(spiel_game: Any, nodes: list[Any]) -> Any:
+        return spiel_game.new_initial_state()  # as if the history were dropped
+
+    monkeypatch.setattr(openspiel, "_BY_HISTORY", None)
+    monkeypatch.setattr(openspiel, "_from_history", misread)
+    state = game().new_initial_state()
+    rng = np.random.RandomState(5)
+    for _ in range(45):
+        state.apply_action(random_action(state, rng))
+    player = state.current_player()
+    for _ in range(3):
+        sampled = state.resample_from_infostate(player, SAMPLER(0.0, 1.0))
+        assert openspiel._BY_HISTORY is False
+        assert played(sampled) == played(replayed(sampled)) and sampled.move_number() == len(sampled.history())
+        assert sampled.information_state_string(player) == state.information_state_string(player)
+
+
+def outcome(call: Any, *args: Any) -> Any:
+    """What ``call(*args)`` gives, or the type of the error it raises."""
+    try:
+        return call(*args)
+    except pyspiel.SpielError:
+        return pyspiel.SpielError
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_python_side_state_methods_agree_with_pyspiels(seed: int) -> None:
+    # legal_actions, is_chance_node, is_player_node and information_state_string are answered in Python for
+    # OpenSpiel's Python algorithms; pyspiel's C++ versions (which C++ callers use) must give the same.
+    base = pyspiel.State
+    rng = np.random.RandomState(seed)
+    state = game(dealer=seed).new_initial_state()
+    while True:
+        for player in [None, -4, -1, 0, 1, 2, 3]:
+            if player is None:
+                assert state.legal_actions() == base.legal_actions(state)
+            else:
+                assert outcome(state.legal_actions, player) == outcome(base.legal_actions, state, player)
+                assert outcome(state.information_state_string, player) == outcome(
+                    base.information_state_string, state, player
+                )
+        assert outcome(state.information_state_string) == outcome(base.information_state_string, state)
+        assert state.is_chance_node() == base.is_chance_node(state)
+        assert state.is_player_node() == base.is_player_node(state)
+        if state.is_terminal():
+            break
+        state.apply_action(random_action(state, rng))
+
+
 def test_resampling_during_the_deal_keeps_the_players_cards() -> None:
     state = game().new_initial_state()
     rng = np.random.RandomState(1)

@@ -38,14 +38,17 @@ score): the 310-number encoding of :mod:`goat.adapters.encoding`.
 
 ``resample_from_infostate`` draws a world with :func:`goat.sample_world`, orders the player's own
 cards in the deck as it received them (the world then agrees with its whole information state, not only
-with its present view), and builds the state by applying the actions that reach it — 36 deal actions, the
-trump card, every move — so that ``history()`` is that action sequence.  OpenSpiel's Python ISMCTS
+with its present view), and builds the state whose ``history()`` is the action sequence that reaches it — 36
+deal actions, the trump card, every move — as OpenSpiel deserializes a state (from its history, without
+applying it action by action).  OpenSpiel's Python ISMCTS
 (``open_spiel.python.algorithms.ismcts``) searches the game this way.  States hold immutable values, so
 ``clone()`` copies no game data.
 """
 
 from __future__ import annotations
 
+import base64
+import pickle
 import random
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
@@ -184,11 +187,12 @@ class _Node:
         "_draws",
         "_info",
         "_memo",
+        "_parent",
+        "_pending",
         "action",
         "dealt",
         "ended",
         "move",
-        "parent",
         "player",
         "plays",
         "rules",
@@ -207,7 +211,10 @@ class _Node:
         ended: bool,
     ) -> None:
         self.rules = rules
-        self.parent = parent
+        self._parent = parent  # None for the first node, and for a resampled world's (see parent)
+        # A resampled world's last node: the node after its deal, and the (action, move) steps from there to
+        # the node before this one.
+        self._pending: tuple[_Node, list[tuple[int, Move]]] | None = None
         self.action = action  # the action that reached this node (-1 for the first)
         self.dealt = dealt  # the deck's cards dealt so far, as card indices
         self.state = state  # None during the deal
@@ -234,6 +241,30 @@ class _Node:
     def actions_so_far(self) -> list[int]:
         """The actions from the start of the game to this node."""
         return [node.action for node in self.trail()[1:]]
+
+    @property
+    def parent(self) -> _Node | None:
+        """The node before this one (None for the first).
+
+        A resampled world is made as two nodes, the one after its deal and its last (see _resampled): the
+        nodes before each follow from the deck and the moves, and are made only if asked for (a search never
+        asks).
+        """
+        parent = self._parent
+        if parent is None and self.action >= 0:
+            pending = self._pending
+            if pending is None:  # the node after a deal: the deal's 36 nodes
+                node = _first_node(self.rules)
+                for i, card in enumerate(self.dealt):
+                    node = _Node(self.rules, node, card, self.dealt[: i + 1], None, None, 0, False)
+            else:
+                node, steps = pending
+                for action, move in steps:
+                    assert node.state is not None
+                    node = node.after(action, move, _stepped(node.state, move))
+                self._pending = None
+            parent = self._parent = node
+        return parent
 
     def trail(self) -> list[_Node]:
         """The nodes from the start of the game to this one."""
@@ -266,9 +297,7 @@ class _Node:
                 return _Node(self.rules, self, action, (*self.dealt, action), None, None, 0, False)
             if action not in self.dealt[16:]:
                 raise ValueError(f"trump action {action} is not a card of the stock (R8)")
-            # The deck is 36 distinct card indices by construction: deal it on the kernel, unchecked again.
-            state = state_of(deal(self.dealt, action, self.rules.dealer, (0, 0)))
-            return _Node(self.rules, self, action, self.dealt, state, None, 0, False)
+            return _dealt_node(self.rules, self, self.dealt, action)
         key = self.keys().get(action)
         if key is None:
             raise ValueError(f"action {action} is not legal for seat {self.player} now")
@@ -277,13 +306,8 @@ class _Node:
 
     def after(self, action: int, move: Move, state: GameState) -> _Node:
         """The node after ``move`` (action number ``action``), already played: ``state``."""
-        kind = move.kind
-        plays = self.plays
-        if kind is _LEAD or kind is _MOLODKA:
-            plays = 1
-        elif kind is not _WAIT:
-            plays += 1
-        ended = plays == 4  # the trick's fourth play (R13); a molodka's lead starts the count again (R14)
+        plays = _plays_after(self.plays, move.kind)
+        ended = plays == 4
         return _Node(self.rules, self, action, self.dealt, state, move, 0 if ended else plays, ended)
 
     def draws(self) -> tuple[int, tuple[tuple[int, ...], ...]]:
@@ -428,6 +452,21 @@ def _stepped(state: GameState, move: Move) -> GameState:
     return state_of(core)
 
 
+def _plays_after(plays: int, kind: MoveKind) -> int:
+    """The plays standing in a trick after a move of ``kind`` (``plays`` before it); 4: it ended the trick."""
+    if kind is _LEAD or kind is _MOLODKA:
+        return 1  # a molodka's lead starts the count again (R14)
+    if kind is _WAIT:
+        return plays
+    return plays + 1  # the trick's fourth play ends it (R13)
+
+
+def _dealt_node(rules: _Rules, parent: _Node | None, dealt: tuple[int, ...], trump: int) -> _Node:
+    """The node after the deal of ``dealt`` (36 distinct card indices) with trump card ``trump``, a stock card."""
+    # Dealt on the kernel, unchecked again: the deck is 36 distinct card indices by construction.
+    return _Node(rules, parent, trump, dealt, state_of(deal(dealt, trump, rules.dealer, (0, 0))), None, 0, False)
+
+
 def _first_node(rules: _Rules) -> _Node:
     return _Node(rules, None, -1, (), None, None, 0, False)
 
@@ -473,6 +512,40 @@ class GoatState(pyspiel.State):  # type: ignore[misc]
 
     def _legal_actions(self, player: int) -> list[int]:
         return list(self._node.keys())
+
+    # OpenSpiel's Python algorithms call these at every step.  pyspiel's own are C++ that calls back into
+    # Python, legal_actions() five times (current_player three times, is_terminal, then _legal_actions).
+    # These give what pyspiel's give (tests compare them along random games), from the node; C++ callers
+    # still use pyspiel's.
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The legal actions of ``player`` (default: the player to move), as ``pyspiel.State.legal_actions``."""
+        node = self._node
+        seat = node.player
+        if seat == _TERMINAL:
+            return []
+        if seat == _CHANCE:
+            return [action for action, _ in self.chance_outcomes()]
+        if player is None or player == seat:
+            return list(node.keys())
+        if player < 0:
+            raise pyspiel.SpielError(f"Called LegalActions for pseudo-player {player}")
+        return []
+
+    def is_chance_node(self) -> bool:
+        return self._node.player == _CHANCE
+
+    def is_player_node(self) -> bool:
+        return self._node.player >= 0
+
+    def information_state_string(self, player: int | None = None) -> str:
+        """``player``'s information-state string (default: the player to move), as pyspiel's."""
+        node = self._node
+        if player is None:
+            player = node.player
+        if not 0 <= player < 4:
+            raise pyspiel.SpielError(f"information_state_string: no player {player} (players are 0-3)")
+        return node.info(player)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         node = self._node
@@ -544,30 +617,90 @@ def _returns(state: GameState, kind: str) -> list[float]:
     return [float(defeat[1 - seat % 2] - defeat[seat % 2]) for seat in range(4)]
 
 
-def _state_of(game: GoatGame, nodes: list[_Node]) -> GoatState:
-    """A new state of ``game`` built by applying the actions of ``nodes`` (a trail from the start)."""
+def _state_of(game: GoatGame, node: _Node) -> GoatState:
+    """A new state of ``game`` at ``node``, whose ``history()`` is the actions that reach it.
+
+    Applying 60 or so actions one by one through ``pyspiel`` (a C++ call, and two back into Python, each) was a
+    third of resampling a world.  OpenSpiel deserializes a Python game's state by reading its history from
+    the text instead, and then setting the Python attributes that the text holds: given none, and the node
+    set here, the state is the same for a fraction of the cost.  That text's form is OpenSpiel's
+    (``PyState::Serialize``), so the first use checks it against the replay, and replays for good if an
+    OpenSpiel version reads it otherwise.
+    """
+    global _BY_HISTORY
+    if _BY_HISTORY:
+        return _from_history(game, node)
+    state = _replayed_state(game, node)
+    if _BY_HISTORY is None:
+        _BY_HISTORY = _same(state, _from_history(game, node))
+    return state
+
+
+#: Whether _state_of builds states from their history text (None: not yet checked).
+_BY_HISTORY: bool | None = None
+#: OpenSpiel's serialized form of a state's Python attributes (a base64 pickled dict): here, none.
+_NO_ATTRIBUTES = base64.b64encode(pickle.dumps({})).decode("ascii")
+_CHANCE_TEXT = tuple(f"{_CHANCE}:{card}" for card in range(36))
+
+
+def _from_history(game: GoatGame, node: _Node) -> GoatState:
+    """The state at ``node``, deserialized from the text of its history (see _state_of)."""
+    steps = []  # each action with the player who took it (the player to move before), last first
+    step, parent = node, node._parent
+    pending = node._pending
+    if pending is not None:  # a resampled world's last node, the nodes before it not made
+        steps.append(f"{node.move.seat}:{node.action}")  # type: ignore[union-attr]
+        steps.extend([f"{move.seat}:{action}" for action, move in reversed(pending[1])])
+        step, parent = pending[0], None
+    while parent is not None:
+        steps.append(f"{parent.player}:{step.action}")
+        step, parent = parent, parent._parent
+    if step.action >= 0:  # a resampled world's first node after the deal, its deal not made: chance's actions
+        steps.append(_CHANCE_TEXT[step.action])
+        steps.extend([_CHANCE_TEXT[card] for card in reversed(step.dealt)])
+    steps.reverse()
+    text = f"history={','.join(steps)}\nmove_number={len(steps)}\n__dict__={_NO_ATTRIBUTES}"
+    state = game.deserialize_state(text)
+    state._node = node
+    return state  # type: ignore[no-any-return]
+
+
+def _replayed_state(game: GoatGame, node: _Node) -> GoatState:
+    """The state at ``node``, by applying the actions that reach it one by one."""
+    nodes = node.trail()
     state = game.new_initial_state()
     state._replay = iter(nodes[1:])
     try:
-        for node in nodes[1:]:
-            state.apply_action(node.action)
+        for step in nodes[1:]:
+            state.apply_action(step.action)
     finally:
         del state._replay
     return state
 
 
-def _resampled(node: _Node, player: int, rng: random.Random) -> list[_Node]:
-    """A trail from the start of a game to a node in ``player``'s information set at ``node``."""
+def _same(state: GoatState, other: Any) -> bool:
+    """Whether ``other`` is ``state``: the same type, node, players and actions, and move number."""
+    return (
+        type(other) is type(state)
+        and other._node is state._node
+        and other.move_number() == state.move_number()
+        and [(step.player, step.action) for step in other.full_history()]
+        == [(step.player, step.action) for step in state.full_history()]
+    )
+
+
+def _resampled(node: _Node, player: int, rng: random.Random) -> _Node:
+    """A node in ``player``'s information set at ``node``."""
     rules = node.rules
     if node.state is None:  # during the deal: the other seats' cards and the stock are unknown
         mine = {i for i in range(len(node.dealt)) if i < 16 and (rules.dealer + 1 + i) % 4 == player}
         others = sorted(set(range(36)) - {node.dealt[i] for i in mine})
         rng.shuffle(others)
         fill = iter(others)
-        trail = [_first_node(rules)]
+        last = _first_node(rules)
         for i in range(len(node.dealt)):
-            trail.append(trail[-1].child(node.dealt[i] if i in mine else next(fill)))
-        return trail
+            last = last.child(node.dealt[i] if i in mine else next(fill))
+        return last
     memo = node._memo
     if memo is None:
         memo = node._memo = {}
@@ -590,52 +723,58 @@ def _resampled(node: _Node, player: int, rng: random.Random) -> list[_Node]:
     dealt = tuple(deck)
     # Each player's information-state lines, written on the way (the same lines as _Node.line's).
     lines = [[_header(s, rules.dealer)] for s in range(4)]
-    last = _first_node(rules)
-    trail = [last]
-    for i in range(36):
-        last = _Node(rules, last, dealt[i], dealt[: i + 1], None, None, 0, False)
-        trail.append(last)
-        if i < 16:
-            lines[(rules.dealer + 1 + i) % 4].append(_dealt_text(dealt[i]))
-    last = last.child(seen.trump_card.index)
-    trail.append(last)
+    for i in range(16):
+        lines[(rules.dealer + 1 + i) % 4].append(_dealt_text(dealt[i]))
+    # The node after the deal, with no parent: the deal's nodes are made if asked for (see _Node.parent).
+    last = _dealt_node(rules, None, dealt, seen.trump_card.index)
     trump = _trump_text(last.action)
     for s in range(4):
         lines[s].append(trump)
-    # Replay the world's moves on that deck, each as its action number for the hand of the seat that makes it,
-    # noting each trick's winner and draws on the way.
-    state = last.state
-    assert state is not None
+    # Replay the world's moves on that deck, on the kernel, each as its action number for the hand of the seat
+    # that makes it, noting each trick's winner and draws on the way.  Only the last node is made (see parent).
+    root = last
+    assert root.state is not None
+    core: Any = root.state._core
     where = {card: position for position, card in enumerate(dealt)}
-    hands = list(state._core[HANDS])  # the kernel's masks: no card sets built on the way
+    hands = list(core[HANDS])  # the kernel's masks: no card sets built on the way
+    steps: list[tuple[int, Move]] = []
+    plays, ended, draws = 0, False, None
     for move in world.history:
         seat = move.seat
-        action = encoding.action_in(move, hands[seat])
-        state = _stepped(state, move)  # a move of the world's history: legal there
-        last = last.after(action, move, state)
-        trail.append(last)
         kind = move.kind
+        steps.append((encoding.action_in(move, hands[seat]), move))
+        core = kernel_step(core, move._key)
+        assert core is not None, f"{move} of the world's history is not legal on its deck"
+        plays = _plays_after(plays, kind)
+        ended = plays == 4
         if kind is not _WAIT:
             hands[seat] &= ~move.mask
         own, public = _texts(move)
-        if last.ended:
-            now = list(state._core[HANDS])
+        if ended:
+            plays = 0
+            now = list(core[HANDS])
             drawn = tuple([_drawn(now[s] & ~hands[s], where) for s in range(4)])
-            winner = state._core[TRICKS][-1][1]
-            last._draws = (winner, drawn)
+            winner = core[TRICKS][-1][1]
+            draws = (winner, drawn)
             hands = now
             for s in range(4):
                 text = own if s == seat or public is None else public  # a wait never ends a trick
                 lines[s].append(text + _trick_text(winner, drawn[s]))
             continue
         if kind is _MOLODKA:
-            hands = list(state._core[HANDS])  # the cards on the table went back to their owners
+            hands = list(core[HANDS])  # the cards on the table went back to their owners
         lines[seat].append(own)
         if public is not None:
             for s in _OTHERS[seat]:
                 lines[s].append(public)
+    if steps:
+        action, move = steps.pop()
+        last = _Node(rules, None, action, dealt, state_of(core), move, plays, ended)
+        last._pending = (root, steps)
+        if ended:
+            last._draws = draws
     last._info = ["\n".join(mine) for mine in lines]
-    return trail
+    return last
 
 
 _OTHERS = ((1, 2, 3), (0, 2, 3), (0, 1, 3), (0, 1, 2))

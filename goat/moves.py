@@ -22,7 +22,7 @@ from typing import Final
 
 import attrs
 
-from goat.cards import Card, cards, cards_of, describe, mask_of, pretty_by_repr
+from goat.cards import DECK, Card, cards, cards_of, describe, mask_of, pretty_by_repr
 from goat.errors import InvalidCardError, InvalidMoveError
 from goat.seats import check_seat
 
@@ -47,6 +47,9 @@ class MoveKind(enum.Enum):
 
 _KINDS: Final = tuple(MoveKind)  # by the kernel's kind code (goat._kernel.LEAD ... WAIT): MoveKind order
 _KIND_INDEX: Final = {kind: i for i, kind in enumerate(_KINDS)}
+_KIND_CODE: Final = {kind.value: i for i, kind in enumerate(_KINDS)}  # by the word of move notation
+_WAIT_CODE: Final = _KIND_INDEX[MoveKind.WAIT]
+_CARD_BIT: Final = {str(card): 1 << card.index for card in DECK}  # by the card's text as str() writes it
 
 
 def _to_cards(value: Iterable[Card] | str) -> frozenset[Card]:
@@ -106,6 +109,19 @@ class Move:
         words = text.split()
         if len(words) < 2 or words[0] not in ("0", "1", "2", "3"):
             raise InvalidMoveError(f"not a move: {text!r} (expected '<seat 0-3> <kind> <cards>')")
+        code = _KIND_CODE.get(words[1])
+        if code is not None and cls is Move:
+            # Notation as str() writes it (the bot protocol's, every message): the interned move, found from
+            # its key without building a Move to validate.  Anything else takes the general reading below.
+            mask = 0
+            for word in words[2:]:
+                bit = _CARD_BIT.get(word)
+                if bit is None or mask & bit:
+                    break
+                mask |= bit
+            else:
+                if not (mask and code == _WAIT_CODE):
+                    return move_by_key(mask << 5 | code << 2 | int(words[0]))
         try:
             kind = MoveKind(words[1].lower())
         except ValueError:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from goat import Card, InvalidMoveError, Move, MoveKind, cards
+from goat import DECK, Card, InvalidMoveError, Move, MoveKind, cards
 
 
 def test_str_is_short_readable_notation_in_deck_order() -> None:
@@ -42,6 +44,48 @@ def test_from_str_rejects_bad_text_quoting_it(text: str, why: str) -> None:
         Move.from_str(text)
     assert repr(text) in str(raised.value)
     assert isinstance(raised.value, ValueError)
+
+
+def read_slowly(text: str) -> Move:
+    """Move notation read the general way, word by word, as Move.from_str's documentation describes it."""
+    words = text.split()
+    held = cards(" ".join(words[2:]))
+    if len(set(held)) != len(held):
+        raise InvalidMoveError("a card appears twice")
+    return Move(MoveKind(words[1].lower()), int(words[0]), held)
+
+
+@given(
+    st.sampled_from("0123"),
+    st.sampled_from([kind.value for kind in MoveKind] + ["LEAD", "Wait"]),
+    st.lists(st.sampled_from([str(card) for card in DECK] + ["th", "q♥", "10h", "QH,"]), max_size=5),
+    st.sampled_from([" ", "  ", "\t"]),
+)
+def test_from_str_reads_written_notation_as_the_general_reading_does(
+    seat: str, kind: str, words: list[str], gap: str
+) -> None:
+    # Notation as str() writes it is read from the card bits and the move found by its key; anything else
+    # (other spellings, repeated cards, cards in a wait) takes the general reading.  Both must agree.
+    text = gap.join([seat, kind, *words])
+    try:
+        expected: Move | type[Exception] = read_slowly(text)
+    except ValueError:
+        expected = InvalidMoveError
+    if expected is InvalidMoveError:
+        with pytest.raises(InvalidMoveError, match="not a move") as raised:
+            Move.from_str(text)
+        assert repr(text) in str(raised.value)
+        return
+    found = Move.from_str(text)
+    assert found == expected
+    assert found.__class__ is Move and found.mask == sum(1 << card.index for card in found.cards)
+
+
+def test_a_subclass_reads_notation_as_its_own_class() -> None:
+    class Marked(Move):
+        pass
+
+    assert Marked.from_str("1 lead QH").__class__ is Marked
 
 
 def test_moves_are_values() -> None:

@@ -7,6 +7,10 @@ in-process, and sealed (each seat a child process speaking the bot protocol, ser
 The bot's own work is the same both ways, so the difference per decision is what sealing costs: the view
 encoded as JSON, the pipe both ways, the view read back in the child, the reply checked.  Reports medians
 of 5 runs, per decision, and the per-match cost of starting four processes.
+
+Where the kernel reports it (Linux's ``/proc/PID/schedstat``), it also splits a message's cost into CPU time
+(this process's and the bots', over the in-process run's) and the time the bots spent runnable but waiting
+for a core: what is neither is the operating system waking processes and moving data between them.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ import random
 import statistics
 import sys
 import time
+from pathlib import Path
 
 import goat
 from goat.arena.game import _play as play
@@ -30,16 +35,31 @@ def sealed(seat: int) -> ProcessStrategy:
     return ProcessStrategy(bot_command("random"), seed=seat, env=import_path_env())
 
 
+def schedstat(pid: int | None) -> tuple[float, float]:
+    """Seconds a sealed bot has run on a core, and has waited runnable for one (0, 0 where not reported).
+
+    ``pid`` is the bot's supervisor (see goat.arena.sealed), which sleeps until the bot exits: the bot is its
+    child process."""
+    try:
+        (bot,) = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        ran, waited, _ = Path(f"/proc/{bot}/schedstat").read_text().split()
+    except (OSError, ValueError):
+        return 0.0, 0.0
+    return int(ran) / 1e9, int(waited) / 1e9
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
-    inside, outside, starts, stops, per_message = [], [], [], [], []
+    inside, outside, starts, stops, per_message, cpu, waits = [], [], [], [], [], [], []
     for run_number in range(args.runs):
         seed = 1000 * run_number
         in_process: list[Seat] = [InProcessSeat(goat.load_strategy("random", seed=s), None) for s in range(4)]
+        cpu_before = time.process_time()
         seconds, decisions = games_of(in_process, args.games, seed)
+        in_process_cpu = time.process_time() - cpu_before
         inside.append(seconds / decisions)
         bots = [sealed(s) for s in range(4)]
         seats: list[Seat] = [SealedSeat(bot, None) for bot in bots]
@@ -49,12 +69,20 @@ def main() -> None:
             bot.hello(seat)
         starts.append(time.perf_counter() - started)
         # a match keeps its bots' processes from game to game: so do these games
+        before = [schedstat(bot.process.pid) for bot in bots]
+        cpu_before = time.process_time()
         sealed_seconds, decisions = games_of(seats, args.games, seed)
+        referee_cpu = time.process_time() - cpu_before
+        after = [schedstat(bot.process.pid) for bot in bots]
+        messages = decisions + HOOKS_PER_GAME * args.games
+        bots_cpu = sum(a[0] - b[0] for a, b in zip(after, before, strict=True))
+        cpu.append((referee_cpu - in_process_cpu, bots_cpu, messages))
+        waits.append(sum(a[1] - b[1] for a, b in zip(after, before, strict=True)) / messages)
         started = time.perf_counter()
         close(seats)  # as a match ends: all told to quit, then waited for
         stops.append(time.perf_counter() - started)
         outside.append(sealed_seconds / decisions)
-        per_message.append((sealed_seconds - inside[-1] * decisions) / (decisions + HOOKS_PER_GAME * args.games))
+        per_message.append((sealed_seconds - inside[-1] * decisions) / messages)
     alone = [one_bot(seed) for seed in range(args.runs)]
     a, b = statistics.median(inside), statistics.median(outside)
     print(
@@ -64,6 +92,14 @@ def main() -> None:
     print(f"sealed          {b * 1e6:8.1f} us per decision")
     print(f"overhead        {(b - a) * 1e6:8.1f} us per decision, hooks included ({b / a:.1f}x)")
     print(f"round trip      {statistics.median(per_message) * 1e6:8.1f} us per message answered (decisions and hooks)")
+
+    if any(bots_cpu for _, bots_cpu, _ in cpu):
+        referee = statistics.median(extra / messages for extra, _, messages in cpu)
+        child = statistics.median(bots_cpu / messages for _, bots_cpu, messages in cpu)
+        print(
+            f"  of which CPU  {(referee + child) * 1e6:8.1f} us per message (referee {referee * 1e6:.1f} over"
+            f" in-process, bot {child * 1e6:.1f}); bots waiting for a core {statistics.median(waits) * 1e6:.1f}"
+        )
     print(f"one bot alone   {statistics.median(alone) * 1e6:8.1f} us per choose (one game's positions, in a loop)")
     print(f"start 4 bots    {statistics.median(starts) * 1e3:8.1f} ms per match (processes started and greeted)")
     print(f"stop 4 bots     {statistics.median(stops) * 1e3:8.1f} ms per match (quit, exit, reaped)")

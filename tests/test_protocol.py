@@ -51,6 +51,24 @@ def test_a_view_round_trips_exactly_and_validates(seen: goat.PlayerView) -> None
     assert json.loads(protocol.view_text(seen)) == data
 
 
+def test_views_written_one_after_another_are_each_written_whole() -> None:
+    # The writer extends the last history it wrote for a seat: along games, interleaved, and going back to
+    # earlier positions or to another game, every text must still be the view's own.
+    games = []
+    for seed in (1, 2):
+        state, states = goat.new_game(seed=seed), []
+        while not state.is_over:
+            states.append(state)
+            state = goat.play(state, goat.legal_moves(state)[seed % len(goat.legal_moves(state))])
+        games.append([*states, state])
+    order = [s for pair in zip(games[0], games[1], strict=False) for s in pair]  # two games, interleaved
+    order += games[0][::-3] + games[1][5:9] + games[0][:4]  # back to earlier positions
+    for state in order:
+        for seat in range(4):
+            seen = goat.view(state, seat)
+            assert json.loads(protocol.view_text(seen)) == protocol.view_to_json(seen)
+
+
 # The edges of every range a view has (seats 0-3, sizes 0-4, stock 0-20), the look-alikes of an int, and text
 # that is a card, a play, or neither.
 _EDGES: list[object] = [None, True, False, -1, 0, 1, 3, 4, 5, 19, 20, 21, 1.0, "1", "6C", "10H", "1 lead 6C"]

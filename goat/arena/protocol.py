@@ -168,6 +168,26 @@ def _trick_text(trick: SeenTrick) -> str:
     return _keep(_TRICK_TEXT, id(trick), (trick, text))[1]
 
 
+# Each view of a game repeats the history of the one before and adds a play or two: the last history written
+# for each seat is kept with its text, and a history that begins with it writes only the plays after.  The
+# test is by value (equal seen moves have equal text), at C speed: the plays are shared objects.
+_LAST_HISTORY: dict[int, tuple[tuple[SeenMove, ...], str]] = {}
+
+
+def _history_text(view: PlayerView) -> str:
+    history = view.history
+    last = _LAST_HISTORY.get(view.seat)
+    if last is not None and len(last[0]) <= len(history) and history[: len(last[0])] == last[0]:
+        before, text = last
+        added = [_play_text(move) for move in history[len(before) :]]
+        if added:
+            text = text[:-1] + ',"' + '","'.join(added) + '"]' if before else _texts(added)
+    else:
+        text = _texts([_play_text(move) for move in history])
+    _LAST_HISTORY[view.seat] = (history, text)
+    return text
+
+
 def view_text(view: PlayerView) -> str:
     """The VIEW as compact JSON text: ``json.dumps(view_to_json(view))`` with compact separators, built faster."""
     to_play = "null" if view.to_play is None else view.to_play
@@ -178,7 +198,7 @@ def view_text(view: PlayerView) -> str:
         f'"stock_size":{view.stock_size},"hand_sizes":[{",".join(map(str, view.hand_sizes))}],'
         f'"table":{_texts([_play_text(m) for m in view.table])},'
         f'"tricks":[{",".join([_trick_text(t) for t in view.tricks])}],'
-        f'"history":{_texts([_play_text(m) for m in view.history])},'
+        f'"history":{_history_text(view)},'
         f'"defeat":[{view.defeat[0]},{view.defeat[1]}],'
         f'"legal_moves":{notation_list(view.legal_moves)}}}'
     )

@@ -336,15 +336,24 @@ def test_resampled_states_are_the_states_their_history_reaches() -> None:
     assert checked > 20
 
 
-def test_resampling_replays_when_the_history_text_is_read_otherwise(monkeypatch: pytest.MonkeyPatch) -> None:
-    # Should an OpenSpiel version read a state's text otherwise, the first resample notices and replays.
+def misread(spiel_game: Any, node: Any) -> Any:
+    return spiel_game.new_initial_state()  # as if the history were dropped
+
+
+def refused(spiel_game: Any, node: Any) -> Any:
+    raise pyspiel.SpielError("deserialize_state: an unknown form")
+
+
+@pytest.mark.parametrize("reader", [misread, refused])
+def test_resampling_replays_when_the_history_text_is_read_otherwise(
+    monkeypatch: pytest.MonkeyPatch, reader: Any
+) -> None:
+    # Should an OpenSpiel version read a state's text otherwise, or refuse it, the first resample notices and
+    # replays, then and from then on.
     from goat.adapters import openspiel
 
-    def misread(spiel_game: Any, nodes: list[Any]) -> Any:
-        return spiel_game.new_initial_state()  # as if the history were dropped
-
     monkeypatch.setattr(openspiel, "_BY_HISTORY", None)
-    monkeypatch.setattr(openspiel, "_from_history", misread)
+    monkeypatch.setattr(openspiel, "_from_history", reader)
     state = game().new_initial_state()
     rng = np.random.RandomState(5)
     for _ in range(45):
@@ -355,6 +364,39 @@ def test_resampling_replays_when_the_history_text_is_read_otherwise(monkeypatch:
         assert openspiel._BY_HISTORY is False
         assert played(sampled) == played(replayed(sampled)) and sampled.move_number() == len(sampled.history())
         assert sampled.information_state_string(player) == state.information_state_string(player)
+
+
+def test_the_history_text_is_checked_as_it_is_used(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The first resample may come anywhere, at the start of a game included; the check must still find the
+    # text right, for the resampled worlds whose earlier nodes are not made, and the nodes after them.
+    from goat.adapters import openspiel
+
+    monkeypatch.setattr(openspiel, "_BY_HISTORY", None)
+    g = game()
+    g.new_initial_state().resample_from_infostate(0, SAMPLER(0.0, 1.0))
+    assert openspiel._BY_HISTORY is True
+    state = g.new_initial_state()
+    rng = np.random.RandomState(8)
+    for _ in range(50):
+        state.apply_action(random_action(state, rng))
+    last = openspiel._resampled(state._node, state.current_player(), random.Random(1))
+    below = last.child(next(iter(last.keys())))
+    assert openspiel._from_history(g, below).history() == below.actions_so_far()
+    assert played(openspiel._from_history(g, below)) == played(openspiel._replayed_state(g, below))
+
+
+def test_a_subclass_of_the_state_is_answered_through_its_own_hooks() -> None:
+    from goat.adapters.openspiel import GoatState
+
+    class FirstOnly(GoatState):
+        def _legal_actions(self, player: int) -> list[int]:
+            return super()._legal_actions(player)[:1]
+
+    state = FirstOnly(game())
+    rng = np.random.RandomState(2)
+    while state.is_chance_node():
+        state.apply_action(random_action(state, rng))
+    assert state.legal_actions() == pyspiel.State.legal_actions(state) == [0]
 
 
 def outcome(call: Any, *args: Any) -> Any:
@@ -372,8 +414,16 @@ def test_python_side_state_methods_agree_with_pyspiels(seed: int) -> None:
     base = pyspiel.State
     rng = np.random.RandomState(seed)
     state = game(dealer=seed).new_initial_state()
+    players = [None, -(2**31), -5, -4, -2, -1, 0, 1, 2, 3, 4, 5, 2**31 - 1, np.int64(2), np.int32(1), True]
+    not_ids = [2**31, 2.0, "1", None]  # pyspiel refuses these with TypeError, at every kind of node
     while True:
-        for player in [None, -4, -1, 0, 1, 2, 3]:
+        for bad in not_ids:
+            for method in ("legal_actions", "information_state_string"):
+                with pytest.raises(TypeError):
+                    getattr(base, method)(state, bad)
+                with pytest.raises(TypeError):
+                    getattr(state, method)(bad)
+        for player in players:
             if player is None:
                 assert state.legal_actions() == base.legal_actions(state)
             else:

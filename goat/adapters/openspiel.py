@@ -48,6 +48,7 @@ applying it action by action).  OpenSpiel's Python ISMCTS
 from __future__ import annotations
 
 import base64
+import operator
 import pickle
 import random
 from collections.abc import Callable, Iterator, Sequence
@@ -482,13 +483,28 @@ def _replayed(returns: str, dealer: int, actions: Sequence[int]) -> _Node:
 # --- states -------------------------------------------------------------------------------------------------
 
 
+_NO_PLAYER: Any = object()  # no player given (pyspiel's methods then ask the state for the player to move)
+_SHORTCUTS = ("legal_actions", "is_chance_node", "is_player_node", "information_state_string")
+
+
+def _player_id(player: Any) -> int:
+    """A player id as pyspiel takes one (an int or an integer of numpy, 32 bits), or pyspiel's TypeError."""
+    try:
+        value = operator.index(player)
+    except TypeError:
+        raise TypeError(f"a player id is an int, not {type(player).__name__}") from None
+    if not -(2**31) <= value < 2**31:
+        raise TypeError(f"a player id is a 32-bit int, not {value}")
+    return value
+
+
 class GoatState(pyspiel.State):  # type: ignore[misc]
     """A ``python_goat`` state: the deal being made by chance, then a :class:`goat.GameState`.
 
     Its only attribute is an immutable node, shared with its clones.
     """
 
-    #: While a resampled state is built: the nodes its actions lead to, in order (see _state_of).
+    #: While a state is built by replaying its actions: the nodes they lead to, in order (see _replayed_state).
     _replay: Iterator[_Node] | None = None
 
     def __init__(self, game: GoatGame) -> None:
@@ -515,18 +531,21 @@ class GoatState(pyspiel.State):  # type: ignore[misc]
 
     # OpenSpiel's Python algorithms call these at every step.  pyspiel's own are C++ that calls back into
     # Python, legal_actions() five times (current_player three times, is_terminal, then _legal_actions).
-    # These give what pyspiel's give (tests compare them along random games), from the node; C++ callers
-    # still use pyspiel's.
+    # These give what pyspiel's give, for the same arguments (tests compare them along random games), from
+    # the node; C++ callers still use pyspiel's.  A subclass gets pyspiel's own (see __init_subclass__), so
+    # that its overrides of pyspiel's hooks (_legal_actions, current_player, ...) are heard.
 
-    def legal_actions(self, player: int | None = None) -> list[int]:
+    def legal_actions(self, player: Any = _NO_PLAYER, /) -> list[int]:
         """The legal actions of ``player`` (default: the player to move), as ``pyspiel.State.legal_actions``."""
         node = self._node
         seat = node.player
+        if player is not _NO_PLAYER:
+            player = _player_id(player)
         if seat == _TERMINAL:
             return []
         if seat == _CHANCE:
             return [action for action, _ in self.chance_outcomes()]
-        if player is None or player == seat:
+        if player is _NO_PLAYER or player == seat:
             return list(node.keys())
         if player < 0:
             raise pyspiel.SpielError(f"Called LegalActions for pseudo-player {player}")
@@ -538,14 +557,19 @@ class GoatState(pyspiel.State):  # type: ignore[misc]
     def is_player_node(self) -> bool:
         return self._node.player >= 0
 
-    def information_state_string(self, player: int | None = None) -> str:
+    def information_state_string(self, player: Any = _NO_PLAYER, /) -> str:
         """``player``'s information-state string (default: the player to move), as pyspiel's."""
         node = self._node
-        if player is None:
-            player = node.player
+        player = node.player if player is _NO_PLAYER else _player_id(player)
         if not 0 <= player < 4:
             raise pyspiel.SpielError(f"information_state_string: no player {player} (players are 0-3)")
         return node.info(player)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for name in _SHORTCUTS:
+            if name not in cls.__dict__:
+                setattr(cls, name, getattr(pyspiel.State, name))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         node = self._node
@@ -582,7 +606,7 @@ class GoatState(pyspiel.State):  # type: ignore[misc]
         return _returns(node.state, node.rules.returns)
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> GoatState:
-        """A state drawn from ``player_id``'s information set, reached by applying its actions.
+        """A state drawn from ``player_id``'s information set, whose ``history()`` is the actions that reach it.
 
         The world is drawn by :func:`goat.sample_world` from the player's view; the player's own cards are
         then put in the deck where it received them, so that the state has the player's whole information
@@ -625,14 +649,19 @@ def _state_of(game: GoatGame, node: _Node) -> GoatState:
     the text instead, and then setting the Python attributes that the text holds: given none, and the node
     set here, the state is the same for a fraction of the cost.  That text's form is OpenSpiel's
     (``PyState::Serialize``), so the first use checks it against the replay, and replays for good if an
-    OpenSpiel version reads it otherwise.
+    OpenSpiel version reads it otherwise, or refuses it.
     """
     global _BY_HISTORY
     if _BY_HISTORY:
         return _from_history(game, node)
+    if _BY_HISTORY is False:
+        return _replayed_state(game, node)
+    try:  # first, as it will be used: before the replay makes the nodes a resampled world leaves unmade
+        fast: Any = _from_history(game, node)
+    except Exception:  # any failure to read the text means: replay
+        fast = None
     state = _replayed_state(game, node)
-    if _BY_HISTORY is None:
-        _BY_HISTORY = _same(state, _from_history(game, node))
+    _BY_HISTORY = fast is not None and _same(state, fast)
     return state
 
 
@@ -646,15 +675,20 @@ _CHANCE_TEXT = tuple(f"{_CHANCE}:{card}" for card in range(36))
 def _from_history(game: GoatGame, node: _Node) -> GoatState:
     """The state at ``node``, deserialized from the text of its history (see _state_of)."""
     steps = []  # each action with the player who took it (the player to move before), last first
-    step, parent = node, node._parent
-    pending = node._pending
-    if pending is not None:  # a resampled world's last node, the nodes before it not made
-        steps.append(f"{node.move.seat}:{node.action}")  # type: ignore[union-attr]
-        steps.extend([f"{move.seat}:{action}" for action, move in reversed(pending[1])])
-        step, parent = pending[0], None
-    while parent is not None:
+    step = node
+    while True:
+        pending = step._pending
+        if pending is not None:  # a resampled world's last node, the nodes before it not made
+            assert step.move is not None
+            steps.append(f"{step.move.seat}:{step.action}")
+            steps.extend([f"{move.seat}:{action}" for action, move in reversed(pending[1])])
+            step = pending[0]
+            continue
+        parent = step._parent
+        if parent is None:
+            break
         steps.append(f"{parent.player}:{step.action}")
-        step, parent = parent, parent._parent
+        step = parent
     if step.action >= 0:  # a resampled world's first node after the deal, its deal not made: chance's actions
         steps.append(_CHANCE_TEXT[step.action])
         steps.extend([_CHANCE_TEXT[card] for card in reversed(step.dealt)])
@@ -675,14 +709,14 @@ def _replayed_state(game: GoatGame, node: _Node) -> GoatState:
             state.apply_action(step.action)
     finally:
         del state._replay
+    state._node = node  # the same node as before (the first node of a game is the game's own otherwise)
     return state
 
 
 def _same(state: GoatState, other: Any) -> bool:
-    """Whether ``other`` is ``state``: the same type, node, players and actions, and move number."""
+    """Whether ``other`` is ``state``: the same type, players and actions, and move number."""
     return (
         type(other) is type(state)
-        and other._node is state._node
         and other.move_number() == state.move_number()
         and [(step.player, step.action) for step in other.full_history()]
         == [(step.player, step.action) for step in state.full_history()]

@@ -63,7 +63,7 @@ except ImportError as error:  # pragma: no cover - exercised in a subprocess tes
     raise MissingExtraError("goat.adapters.openspiel", "OpenSpiel", "openspiel", error) from None
 
 import goat
-from goat._core import HANDS, TRICKS, deal, mask_points
+from goat._core import HANDS, TO_MOVE, TRICKS, deal, mask_points
 from goat._core import step as kernel_step
 from goat.adapters import encoding
 from goat.cards import DECK
@@ -225,8 +225,8 @@ class _Node:
         if state is None:
             self.player = _CHANCE
         else:
-            seat = state.to_move
-            self.player = _TERMINAL if seat is None else seat
+            seat = state._core[TO_MOVE]  # state.to_move, read from the kernel's position: -1 once the game is over
+            self.player = seat if seat >= 0 else _TERMINAL
         self._actions: dict[int, int] | None = None  # action -> move key
         # After a trick: its winner and the cards each seat drew, in order.
         self._draws: tuple[int, tuple[tuple[int, ...], ...]] | None = None

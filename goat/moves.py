@@ -110,9 +110,11 @@ class Move:
         if len(words) < 2 or words[0] not in ("0", "1", "2", "3"):
             raise InvalidMoveError(f"not a move: {text!r} (expected '<seat 0-3> <kind> <cards>')")
         code = _KIND_CODE.get(words[1])
-        if code is not None and cls is Move:
-            # Notation as str() writes it (the bot protocol's, every message): the interned move, found from
-            # its key without building a Move to validate.  Anything else takes the general reading below.
+        if code is not None and cls is Move and len(words) <= 6:
+            # Notation as str() writes it (the bot protocol's, every message), of no more cards than a hand
+            # holds (R7): the interned move, found from its key without building a Move to validate.  Anything
+            # else takes the general reading below, which interns nothing (text from anywhere, a hostile bot's
+            # included, must not fill the engine's table of moves).
             mask = 0
             for word in words[2:]:
                 bit = _CARD_BIT.get(word)

@@ -81,6 +81,17 @@ def test_from_str_reads_written_notation_as_the_general_reading_does(
     assert found.__class__ is Move and found.mask == sum(1 << card.index for card in found.cards)
 
 
+def test_reading_notation_keeps_no_move_of_more_cards_than_a_hand_holds() -> None:
+    # Text from anywhere (a hostile bot's replies, a record file) must not fill the engine's table of moves:
+    # a move of more than four cards is no legal move, so reading one interns nothing.
+    from goat.moves import MOVES
+
+    text = "0 lead " + " ".join(str(card) for card in DECK[:30])
+    before = len(MOVES)
+    move = Move.from_str(text)
+    assert len(move.cards) == 30 and move._key not in MOVES and len(MOVES) == before
+
+
 def test_a_subclass_reads_notation_as_its_own_class() -> None:
     class Marked(Move):
         pass

@@ -69,6 +69,22 @@ def test_views_written_one_after_another_are_each_written_whole() -> None:
             assert json.loads(protocol.view_text(seen)) == protocol.view_to_json(seen)
 
 
+def test_a_view_whose_history_is_a_list_is_written_as_it_is_now() -> None:
+    # A view made by hand may hold a list, which can change after it was written: each text is the view's own.
+    import attrs
+
+    state = goat.new_game(seed=1)
+    for _ in range(6):
+        state = goat.play(state, goat.legal_moves(state)[0])
+    seen = goat.view(state, 0)
+    history = list(seen.history[:3])
+    by_hand = attrs.evolve(seen, history=history)
+    protocol.view_text(by_hand)
+    history.extend(seen.history[3:])
+    assert json.loads(protocol.view_text(by_hand))["history"] == protocol.view_to_json(by_hand)["history"]
+    assert len(json.loads(protocol.view_text(by_hand))["history"]) == len(seen.history)
+
+
 # The edges of every range a view has (seats 0-3, sizes 0-4, stock 0-20), the look-alikes of an int, and text
 # that is a card, a play, or neither.
 _EDGES: list[object] = [None, True, False, -1, 0, 1, 3, 4, 5, 19, 20, 21, 1.0, "1", "6C", "10H", "1 lead 6C"]

@@ -22,6 +22,7 @@ True
 from __future__ import annotations
 
 import json
+import operator
 import reprlib
 import sys
 from collections.abc import Callable, Iterable, Mapping
@@ -169,22 +170,25 @@ def _trick_text(trick: SeenTrick) -> str:
 
 
 # Each view of a game repeats the history of the one before and adds a play or two: the last history written
-# for each seat is kept with its text, and a history that begins with it writes only the plays after.  The
-# test is by value (equal seen moves have equal text), at C speed: the plays are shared objects.
+# for each seat is kept with its text, and a history that begins with the same objects (views share their
+# plays, see goat.view) writes only the plays after.  Only a tuple, which cannot change after it was kept.
 _LAST_HISTORY: dict[int, tuple[tuple[SeenMove, ...], str]] = {}
+_is = operator.is_
 
 
 def _history_text(view: PlayerView) -> str:
-    history = view.history
-    last = _LAST_HISTORY.get(view.seat)
-    if last is not None and len(last[0]) <= len(history) and history[: len(last[0])] == last[0]:
+    history, seat = view.history, view.seat
+    if history.__class__ is not tuple or seat.__class__ is not int:  # a view made by hand: written whole
+        return _texts([_play_text(move) for move in history])
+    last = _LAST_HISTORY.get(seat)
+    if last is not None and len(last[0]) <= len(history) and all(map(_is, last[0], history)):
         before, text = last
         added = [_play_text(move) for move in history[len(before) :]]
         if added:
             text = text[:-1] + ',"' + '","'.join(added) + '"]' if before else _texts(added)
     else:
         text = _texts([_play_text(move) for move in history])
-    _LAST_HISTORY[view.seat] = (history, text)
+    _LAST_HISTORY[seat] = (history, text)
     return text
 
 

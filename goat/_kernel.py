@@ -97,6 +97,7 @@ __all__ = [
     "playout",
     "plays",
     "rollout_answer",
+    "search_world",
     "set_beats",
     "shuffle",
     "shuffled",
@@ -956,6 +957,95 @@ def masks_of(groups: list[list[int]]) -> list[int]:
             mask |= 1 << card
         masks.append(mask)
     return masks
+
+
+def search_world(plan: tuple[Any, ...], randrange: Callable[[int], int], getrandbits: Callable[[int], int]) -> Core:
+    """A world for search, without its log: ``goat.bots.worlds.WorldSampler.position(rng, history=False)``,
+    drawing exactly what it draws, for a view whose placements are never refused (at most one card of
+    unknown place, no molodka holder's decision to draw).  ``plan`` is that sampler's ``_plan`` (see there).
+    """
+    # Typed one by one, so that mypyc works on them natively.
+    unknown: list[int] = plan[0]
+    rooms: list[int] = plan[1]
+    direct: tuple[list[int], list[tuple[int, int]]] | None = plan[2]
+    special: int = plan[3]
+    me: int = plan[4]
+    my_hand: int = plan[5]
+    hand_place: list[tuple[int, int]] = plan[6]
+    rest: list[tuple[int, int]] = plan[7]
+    prefix: list[int] = plan[8]
+    trick_plan: list[tuple[tuple[tuple[int, ...], int] | None, int]] = plan[9]
+    done: int = plan[10]
+    leader: int = plan[11]
+    playing: bool = plan[12]
+    deciding: bool = plan[13]
+    fixed: Fixed = plan[14]
+    # The placement: the one special card's slot in proportion to the worlds there, then the never-seen
+    # cards in a uniformly random order, place by place.
+    place = -1
+    slot = 0
+    if direct is not None:
+        ends: list[int] = direct[0]
+        r = randrange(ends[-1])
+        k = 0
+        while ends[k] <= r:  # bisect_right(ends, r): the first end above r
+            k += 1
+        at: tuple[int, int] = direct[1][k]
+        place = at[0]
+        slot = (r - (ends[k - 1] if k else 0)) // at[1]
+    cards = shuffle(list(unknown), getrandbits)
+    contents: list[list[int]] = []
+    start = 0
+    for p, room in enumerate(rooms):
+        if p == place:
+            room -= 1
+        contents.append(cards[start : start + room])
+        start += room
+    if place >= 0:
+        contents[place].insert(slot, special)
+    # The position: hands, the standing plays with the cards of other seats' passes, tricks, who decides.
+    masks = masks_of(contents)
+    hands = [0, 0, 0, 0]
+    hands[me] = my_hand
+    for seat, where in hand_place:
+        hands[seat] = masks[where]
+    keys: list[int] = list(prefix)
+    for key, where in rest:
+        keys.append(key if where < 0 else masks[where] << 5 | key)
+    tricks = tuple(
+        [
+            known if known is not None else (tuple(keys[4 * n : 4 * n + 4]), winner)
+            for n, (known, winner) in enumerate(trick_plan)
+        ]
+    )
+    table = tuple(keys[done:])
+    waited = 0
+    holders: tuple[int, ...] = ()
+    to_move = -1
+    if playing:
+        if not table or ((table[0] >> 5).bit_count() != 4 and table[0] >> 2 & 7 != MOLODKA):
+            held = [hands[0], hands[1], hands[2], hands[3]]
+            for key in table:
+                held[key & 3] |= key >> 5
+            holders = holders_of((held[0], held[1], held[2], held[3]), leader)
+        due = (leader + len(table)) & 3
+        asked = [seat for seat in holders if seat != due]
+        # As the view was made: holders ahead of me waited when I decide; else the seat due decides.
+        waited = asked.index(me) if deciding and me in asked else len(asked)
+        to_move = decider(leader, len(table), holders, waited)
+    return (
+        (hands[0], hands[1], hands[2], hands[3]),
+        to_move,
+        leader,
+        table,
+        top_of(table),
+        holders,
+        waited,
+        tuple(contents[0]),
+        tricks,
+        None,
+        fixed,
+    )
 
 
 # --- the search tree of ISMCTS (goat.bots.ismcts) ----------------------------------------------

@@ -71,6 +71,23 @@ def test_fast_worlds_agree_with_the_view_and_play_on_legally(state: GameState, s
     assert sum(goat.score(world).points) == 120
 
 
+@given(gt.game_states(molodka=True), st.integers(0, 3), st.integers(0, 2**32))
+def test_the_kernels_search_worlds_are_the_samplers_own(state: GameState, seat: int, seed: int) -> None:
+    # Where no placement is ever refused, the kernel builds a search's worlds whole (search_world): it must
+    # draw exactly what the sampler's own position() draws from the same generator, and give the same world.
+    if state.is_over:
+        return
+    sampler = WorldSampler(goat.view(state, seat))
+    plan = sampler._plan
+    if plan is None:  # two or more cards of unknown place, or a molodka holder's decision drawn
+        return
+    kernels, samplers = random.Random(seed), random.Random(seed)
+    fast = sampler.position(kernels, history=False)
+    sampler._plan = None
+    assert fast == sampler.position(samplers, history=False)
+    assert kernels.getstate() == samplers.getstate()  # the same draws, so the same worlds from then on
+
+
 def test_unknown_cards_are_placed_in_proportion_to_room() -> None:
     # Seat 1's first decision: 32 unknown cards, the trump card among them, known to be in the stock (R8).
     state = goat.new_game(seed=12)

@@ -91,6 +91,7 @@ from goat._core import (
     fixed_part,
     holders_of,
     masks_of,
+    search_world,
     shuffle,
     step,
     top_of,
@@ -674,6 +675,27 @@ class WorldSampler:
             my_hand |= 1 << card.index
         self._my_hand = my_hand
         self._fixed_part = fixed_part(SUIT_OF[self.trump], self.trump, view.dealer, tuple(range(36)), view.defeat)
+        # Where no placement is ever refused (at most one card of unknown place, no molodka holder's decision
+        # drawn), the kernel builds the search's worlds whole (search_world), drawing exactly what position does.
+        self._plan: tuple[Any, ...] | None = None
+        if self._possible and self._round is None and (self._direct is not None or not self.specials):
+            self._plan = (
+                list(self._unknown),
+                list(self._rooms),
+                self._direct,
+                self.specials[0].card if self._direct is not None else -1,
+                view.seat,
+                my_hand,
+                self._hand_place,
+                self._rest,
+                self._prefix,
+                self._trick_plan,
+                self._done,
+                view.leader,
+                view.to_play is not None,
+                bool(view.legal_moves),
+                self._fixed_part,
+            )
 
     def fast(self, rng: random.Random) -> GameState:
         """A world for search, built directly rather than replayed.
@@ -687,6 +709,8 @@ class WorldSampler:
     def position(self, rng: random.Random, *, history: bool = True) -> Any:
         """:meth:`fast`'s world as the kernel's position; with ``history=False`` without its log (a search
         that never reads the history it plays saves building it)."""
+        if self._plan is not None and not history:
+            return search_world(self._plan, rng.randrange, rng.getrandbits)
         view = self.view
         for _ in range(ATTEMPTS if self._possible else 0):
             drawn = self._placement(rng)

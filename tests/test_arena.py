@@ -507,8 +507,8 @@ class Tamperer:
             object.__setattr__(view.legal_moves[0], "mask", 0)
 
     def choose(self, view: PlayerView, legal: tuple[Move, ...]) -> Move:
-        if self.how == "key":
-            mine = Move.from_str(str(legal[0]))
+        if self.how == "key":  # a move of its own (not the engine's interned one), with a key that lies
+            mine = Move(legal[0].kind, legal[0].seat, legal[0].cards)
             object.__setattr__(mine, "_key", BadKey(1))
             return mine
         if self.how == "interned":  # the referee's own move now says it is another seat's

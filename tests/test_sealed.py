@@ -86,7 +86,7 @@ def table(bot: goat.Strategy) -> list[goat.Strategy]:
         ("unparseable", "illegal", "does not parse"),
         ("not-text", "illegal", "does not parse"),
         ("error", "error", "cannot decide"),
-        ("twice", "protocol", "more than one line|when nobody had asked it anything"),
+        ("twice", "protocol", "more than one line"),
         ("hook-start-hang", "timeout", "no reply to 'start_game'"),
         ("hello-old", "protocol", "expected protocol 1"),
     ],
@@ -100,6 +100,19 @@ def test_a_hostile_sealed_bot_is_a_recorded_fault_and_the_match_goes_on(mode: st
     assert re.search(reason, faults[0].reason), faults[0].reason
     for game in played.games:
         records.replay(records.loads(records.dumps(game)))  # every record, forfeits included, replays
+    assert no_process_left(marker)
+
+
+def test_a_reply_written_after_the_next_request_is_read_as_its_reply_and_the_bot_is_caught() -> None:
+    # Replies carry no request number (PROTOCOL.md): a second reply that comes after the referee's next request
+    # is taken for the reply to it, and judged as that.  The bot's real reply to it is then a line nobody asked
+    # for: the bot is caught, one way or the other, and the match goes on.
+    bot, marker = hostile("twice-apart", after=1)
+    played = arena.play_match(table(bot), seed=3, time_limit=0.5, on_fault="forfeit")
+    assert played.match.is_over
+    faults = [f for f in played.faults if f.seat == 0]
+    assert faults and faults[0].kind in ("illegal", "protocol"), played.faults
+    assert re.search("not one of the|more than one line|when nobody had asked it anything|answered", faults[0].reason)
     assert no_process_left(marker)
 
 

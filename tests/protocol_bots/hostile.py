@@ -54,8 +54,14 @@ def turn_hostile(message: dict) -> None:
         out.write(json.dumps({"type": "move", "move": legal[0], "pad": "x" * (2 << 20)}).encode() + b"\n")
         out.flush()
         return
-    if MODE == "twice":
+    if MODE == "twice":  # two replies in one write: the referee reads them together
+        line = json.dumps({"type": "move", "move": legal[0]}).encode() + b"\n"
+        out.write(line + line)
+        out.flush()
+        return
+    if MODE == "twice-apart":  # a second reply later, when the referee has asked its next question
         send({"type": "move", "move": legal[0]})
+        time.sleep(0.05)
         send({"type": "move", "move": legal[0]})
         return
     if MODE == "wrong-type":

@@ -104,7 +104,7 @@ def test_a_hostile_sealed_bot_is_a_recorded_fault_and_the_match_goes_on(mode: st
 
 
 def test_a_reply_written_after_the_next_request_is_read_as_its_reply_and_the_bot_is_caught() -> None:
-    # Replies carry no request number (PROTOCOL.md): a second reply that comes after the referee's next request
+    # Replies carry no request number (docs/protocol.md): a second reply that comes after the referee's next request
     # is taken for the reply to it, and judged as that.  The bot's real reply to it is then a line nobody asked
     # for: the bot is caught, one way or the other, and the match goes on.
     bot, marker = hostile("twice-apart", after=1)

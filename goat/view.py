@@ -17,6 +17,7 @@ any sign that another seat was asked about a molodka and waited.
 
 from __future__ import annotations
 
+import operator
 from typing import Any, Final
 
 import attrs
@@ -274,7 +275,8 @@ def _history(log: Any, seat: int) -> tuple[SeenMove, ...]:
 def _tricks(tricks: tuple[tuple[tuple[int, ...], int], ...], seat: int) -> tuple[SeenTrick, ...]:
     """What ``seat`` sees of a position's finished tricks: from the longest run of them it saw before.
 
-    While a trick runs, the position's tuple of tricks is the same object: one look-up finds it.
+    While a trick runs, the position's tuple of tricks is the same object: one look-up finds it.  A referee
+    asks each seat about once a trick, so the usual miss is a seat whose last view was one trick ago.
     """
     count = len(tricks)
     if not count:
@@ -285,14 +287,36 @@ def _tricks(tricks: tuple[tuple[tuple[int, ...], int], ...], seat: int) -> tuple
     seen: tuple[SeenTrick, ...] = ()
     for end in range(count - 1, 0, -1):  # the latest earlier tuple of tricks this seat saw, entry by entry
         known = _TRICKS_SEEN.get(id(tricks[end - 1]) << 2 | seat)
-        if known is not None and len(known[0]) == end and all(a is b for a, b in zip(known[0], tricks, strict=False)):
+        if known is not None and len(known[0]) == end and all(map(_is, known[0], tricks)):
             seen = known[1]
             break
-    seen += tuple([_seen_trick(trick, seat) for trick in tricks[len(seen) :]])
+    seen += tuple([_seen_by_all(trick)[seat] for trick in tricks[len(seen) :]])
     if len(_TRICKS_SEEN) > _PARTS_LIMIT:
         _TRICKS_SEEN.clear()
     _TRICKS_SEEN[id(tricks[-1]) << 2 | seat] = (tricks, seen)
     return seen
+
+
+# A finished trick as each of the four seats sees it, made when the first of them is asked about it (each
+# seat's view of it comes in turn): by ``id(entry)`` of the kernel's (keys, winner) entry, with the entry.
+_BY_ALL: dict[int, tuple[object, tuple[SeenTrick, ...]]] = {}
+_is = operator.is_
+
+
+def _seen_by_all(trick: tuple[tuple[int, ...], int]) -> tuple[SeenTrick, ...]:
+    known = _BY_ALL.get(id(trick))
+    if known is not None and known[0] is trick:
+        return known[1]
+    keys = trick[0]
+    if any(key >> 2 & 7 == PASS for key in keys):  # each seat sees its own pass, and the others' as sizes
+        every = (_seen_trick(trick, 0), _seen_trick(trick, 1), _seen_trick(trick, 2), _seen_trick(trick, 3))
+    else:  # every seat sees the same trick
+        one = _seen_trick(trick, 0)
+        every = (one, one, one, one)
+    if len(_BY_ALL) > _PARTS_LIMIT:
+        _BY_ALL.clear()
+    _BY_ALL[id(trick)] = (trick, every)
+    return every
 
 
 def view(state: GameState, seat: int) -> PlayerView:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import sys
 from collections.abc import Iterator
 
 import pytest
@@ -151,3 +152,39 @@ def test_r14_r23_the_next_holder_cannot_tell_that_another_waited() -> None:
     only_seat_0 = game(["6C 7C 8C 9C", "JD QD 6S 7S", "KH AH 8S AD", "6H 7H 8H 9S"], trump_card="AS", dealer=0)
     assert waited.to_move == only_seat_0.to_move == 0
     assert goat.view(waited, 0) == goat.view(only_seat_0, 0)
+
+
+def test_views_asked_in_any_order_are_the_views_made_afresh() -> None:
+    # view() builds a seat's history and tricks from those it built before (a referee asks at every decision),
+    # and a finished trick for all four seats at once: views asked in any order, of interleaved games, going
+    # back and forth, must equal the views made with every one of its caches empty.
+    view_module = sys.modules["goat.view"]  # the module (goat.view is the function)
+    caches = [view_module._HISTORIES, view_module._TRICKS_SEEN, view_module._BY_ALL, view_module._SEEN_TRICKS]
+    rng = random.Random(7)
+    states: list[GameState] = []
+    for seed in range(6):
+        state = goat.new_game(seed=seed)
+        while not state.is_over:
+            states.append(state)
+            state = goat.play(state, rng.choice(goat.legal_moves(state)))
+        states.append(state)
+    asked = [(state, rng.randrange(4)) for state in states] + [
+        (rng.choice(states), rng.randrange(4)) for _ in range(600)
+    ]
+    cached = [goat.view(state, seat) for state, seat in asked]
+    fresh = []
+    for state, seat in asked:
+        for cache in caches:
+            cache.clear()
+        fresh.append(goat.view(state, seat))
+    assert cached == fresh
+    for (state, seat), seen in zip(asked, cached, strict=True):  # and what R23 lets the seat see of each trick
+        assert [[(m.kind, m.seat, m.size, m.cards) for m in trick.plays] for trick in seen.tricks] == [
+            [seen_as(move, seat) for move in trick.plays] for trick in state.tricks
+        ]
+
+
+def seen_as(move: goat.Move, seat: int) -> tuple[object, ...]:
+    if move.kind is MoveKind.PASS and move.seat != seat:
+        return (move.kind, move.seat, len(move.cards), frozenset())
+    return (move.kind, move.seat, len(move.cards), move.cards)

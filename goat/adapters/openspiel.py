@@ -63,7 +63,7 @@ except ImportError as error:  # pragma: no cover - exercised in a subprocess tes
     raise MissingExtraError("goat.adapters.openspiel", "OpenSpiel", "openspiel", error) from None
 
 import goat
-from goat._core import HANDS, TO_MOVE, TRICKS, deal, mask_points
+from goat._core import HANDS, TO_MOVE, TRICKS, bits, deal, mask_points
 from goat._core import step as kernel_step
 from goat.adapters import encoding
 from goat.cards import DECK
@@ -818,16 +818,7 @@ def _drawn(mask: int, where: dict[int, int]) -> tuple[int, ...]:
     """The cards of ``mask`` (drawn after a trick) in deck order (``where``: card -> position in the deck)."""
     if not mask & (mask - 1):  # none, or one card: the usual draw
         return (mask.bit_length() - 1,) if mask else ()
-    return tuple(sorted(_indices(mask), key=where.__getitem__))
-
-
-def _indices(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+    return tuple(sorted(bits(mask), key=where.__getitem__))
 
 
 # --- observers ----------------------------------------------------------------------------------------------

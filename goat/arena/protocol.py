@@ -178,9 +178,8 @@ _is = operator.is_
 
 def _history_text(view: PlayerView) -> str:
     history, seat = view.history, view.seat
-    if history.__class__ is not tuple or seat.__class__ is not int:  # a view made by hand: written whole
-        return _texts([_play_text(move) for move in history])
-    last = _LAST_HISTORY.get(seat)
+    kept = history.__class__ is tuple and seat.__class__ is int  # not a view made by hand (a list, a bad seat)
+    last = _LAST_HISTORY.get(seat) if kept else None
     if last is not None and len(last[0]) <= len(history) and all(map(_is, last[0], history)):
         before, text = last
         added = [_play_text(move) for move in history[len(before) :]]
@@ -188,7 +187,8 @@ def _history_text(view: PlayerView) -> str:
             text = text[:-1] + ',"' + '","'.join(added) + '"]' if before else _texts(added)
     else:
         text = _texts([_play_text(move) for move in history])
-    _LAST_HISTORY[seat] = (history, text)
+    if kept:
+        _LAST_HISTORY[seat] = (history, text)
     return text
 
 

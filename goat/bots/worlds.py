@@ -680,8 +680,8 @@ class WorldSampler:
         self._plan: tuple[Any, ...] | None = None
         if self._possible and self._round is None and (self._direct is not None or not self.specials):
             self._plan = (
-                list(self._unknown),
-                list(self._rooms),
+                self._unknown,  # search_world shuffles a copy
+                self._rooms,
                 self._direct,
                 self.specials[0].card if self._direct is not None else -1,
                 view.seat,

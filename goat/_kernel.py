@@ -5,8 +5,9 @@ This is goat's hot core, and the one module a compiled build compiles: the build
 :mod:`goat._core` chooses which of the two runs.  Everything else — the public values
 (:class:`~goat.Card`, :class:`~goat.Move`, :class:`~goat.GameState`), the worded errors, the
 views, the bots and adapters — is built on the names in ``__all__`` below, which other modules of
-goat import from :mod:`goat._core`.  So this module imports nothing of goat, makes no public
-values, and must stay plain, fully typed Python that mypyc compiles and that runs fast as it is.
+goat import from :mod:`goat._core`.  So this module imports nothing of goat, makes public values
+only by the functions its callers pass in (:func:`legal_moves`, :class:`Seer`), and must stay plain,
+fully typed Python that mypyc compiles and that runs fast as it is.
 
 Representation:
 
@@ -52,6 +53,7 @@ __all__ = [
     "DEALER",
     "DEFEAT",
     "FIXED",
+    "FROZEN_LIMIT",
     "FULL",
     "HANDS",
     "HOLDERS",
@@ -79,6 +81,7 @@ __all__ = [
     "Fixed",
     "Loose",
     "SearchNode",
+    "Seer",
     "back_up",
     "bits",
     "cheapest",
@@ -87,6 +90,7 @@ __all__ = [
     "decider",
     "descend",
     "fixed_part",
+    "frozen_cards",
     "holders_of",
     "legal",
     "legal_moves",
@@ -106,6 +110,9 @@ __all__ = [
     "subsets",
     "top_of",
 ]
+
+#: The kernel makes no public values: its callers pass their objects in, as this type.
+M = TypeVar("M")
 
 # --- cards and sets of cards ----------------------------------------------------------
 
@@ -161,6 +168,28 @@ def bits(mask: int) -> list[int]:
         low = mask & -mask
         found.append(low.bit_length() - 1)
         mask ^= low
+    return found
+
+
+#: How many sets of cards :func:`frozen_cards` keeps: bounded, so that millions of games do not grow memory.
+FROZEN_LIMIT: Final = 200_000
+
+
+def frozen_cards(mask: int, deck: tuple[M, ...], frozen: dict[int, frozenset[M]]) -> frozenset[M]:
+    """The cards of ``mask`` as a frozenset of ``deck``'s objects, kept in ``frozen`` (at most
+    :data:`FROZEN_LIMIT` of them) for the next time."""
+    found = frozen.get(mask)
+    if found is None:
+        cards: list[M] = []
+        rest = mask
+        while rest:
+            low = rest & -rest
+            cards.append(deck[low.bit_length() - 1])
+            rest ^= low
+        found = frozenset(cards)
+        if len(frozen) > FROZEN_LIMIT:
+            frozen.clear()
+        frozen[mask] = found
     return found
 
 
@@ -503,8 +532,6 @@ def plays(core: Core, seat: int) -> list[int]:
     return keys
 
 
-M = TypeVar("M")
-
 # Runs of moves on one suit's cards, for legal_moves(): ``(code << 2 | suit) << 9 | chunk`` -> the
 # moves of kind-and-seat ``code`` (``kind << 2 | seat``) on the 9-bit ``chunk`` of that suit, in the
 # order of plays(): every non-empty subset, highest first, for LEAD; each card, lowest first, for
@@ -778,6 +805,254 @@ def _end_trick(core: Loose, table: tuple[int, ...], hands: tuple[int, ...], winn
     holders = holders_of(hands, winner)
     to_move = decider(winner, 0, holders, 0) if holders else winner
     return (hands, to_move, winner, (), 0, holders, 0, stock, tricks, log, core[FIXED])
+
+
+# --- what one seat sees (R23), for goat.view ----------------------------------------------------
+
+
+class Seer:
+    """What each seat sees of positions (R23): the views of :func:`goat.view`, made of the values it passes in.
+
+    A referee asks for a view at every decision, and almost all of what it holds was seen before, so a
+    seer keeps the seen values it made and looks them up at the kernel's speed.  Each is chosen by what
+    its viewer may know, never by a hidden card: whether two views hold the same object must not tell a
+    bot whether two face-down passes held the same cards.  What a viewer may know of a move is its
+    *code*: a face-up move's key, or for another seat's face-down pass (R11) a negative number made of
+    that seat and the pass's size alone; another seat's WAIT leaves no trace (R14).
+
+    ``new_view()`` makes an empty view and ``setters`` are its slots' own, in field order: a view is
+    made without its ``__init__``, every value as ``__init__`` would store it; so are seen moves
+    (``new_move``, ``move_setters``, with ``kinds`` the move kinds by code) and seen tricks
+    (``new_trick``, ``trick_setters``).  ``deck`` and ``frozen`` make sets of cards as
+    :func:`frozen_cards` does, and ``dropped`` stands for a move not seen at all.
+    The tables of seen values hold at most ``limit`` entries each; those of each seat's last history
+    and tricks, which keep their game's log alive, ``parts_limit``.
+    """
+
+    def __init__(
+        self,
+        new_view: Callable[[], Any],
+        setters: tuple[Any, ...],
+        deck: tuple[Any, ...],
+        frozen: dict[int, Any],
+        new_move: Callable[[], Any],
+        move_setters: tuple[Any, ...],
+        kinds: tuple[Any, ...],
+        new_trick: Callable[[], Any],
+        trick_setters: tuple[Any, ...],
+        dropped: Any,
+        limit: int,
+        parts_limit: int,
+    ) -> None:
+        self.new_view = new_view
+        self.setters = setters
+        self.deck = deck
+        self.frozen = frozen
+        self.new_move = new_move
+        self.move_setters = move_setters
+        self.kinds = kinds
+        self.new_trick = new_trick
+        self.trick_setters = trick_setters
+        self.dropped = dropped
+        # each seat's last history: (log node, history), for the usual next view, a few moves later
+        self.last: list[tuple[Any, ...]] = [(None, ()), (None, ()), (None, ()), (None, ())]
+        self.limit = limit
+        self.parts_limit = parts_limit
+        self.moves: dict[int, Any] = {}  # code -> seen move
+        self.by_viewer: dict[int, Any] = {}  # key << 2 | viewer -> seen move, or dropped
+        self.tricks: dict[tuple[int, ...], Any] = {}  # the plays' codes and the winner -> seen trick
+        # A seat's history and tricks at a position, for its next view of a later one: by ``id(part) << 2 |
+        # seat`` of the log node, or of the last trick entry, with that part (or the position's tuple of
+        # tricks), which keeps the id from being reused while the entry lives.
+        self.histories: dict[int, tuple[Any, ...]] = {}
+        self.runs: dict[int, tuple[Any, ...]] = {}
+        self.every: dict[int, tuple[Any, ...]] = {}  # id(trick entry) -> (entry, the four seats' seen tricks)
+
+    def clear(self) -> None:
+        """Forget every value made (they are made again, equal, when next asked for)."""
+        for table in (self.moves, self.by_viewer, self.histories, self.runs, self.every):
+            table.clear()
+        self.tricks.clear()
+        self.last = [(None, ()), (None, ()), (None, ()), (None, ())]
+
+    def view(self, core: Loose, seat: int, moves: tuple[Any, ...]) -> Any:
+        """What ``seat`` sees of ``core``, with its legal ``moves``."""
+        setters = self.setters
+        hands: tuple[int, ...] = core[HANDS]
+        fixed: Fixed = core[FIXED]
+        table: tuple[int, ...] = core[TABLE]
+        to_move: int = core[TO_MOVE]
+        leader: int = core[LEADER]
+        view = self.new_view()
+        setters[0](view, seat)
+        setters[1](view, frozen_cards(hands[seat], self.deck, self.frozen))
+        setters[2](view, self.deck[fixed[TRUMP_CARD]])
+        setters[3](view, fixed[DEALER])
+        setters[4](view, leader)
+        setters[5](view, None if to_move < 0 else (leader + len(table)) & 3)
+        setters[6](view, len(core[STOCK]))
+        setters[7](view, (hands[0].bit_count(), hands[1].bit_count(), hands[2].bit_count(), hands[3].bit_count()))
+        by_viewer = self.by_viewer
+        setters[8](view, tuple([by_viewer.get(key << 2 | seat) or self.move(key, seat) for key in table]))
+        setters[9](view, self.tricks_seen(core[TRICKS], seat))
+        setters[10](view, self.history(core[LOG], seat))
+        setters[11](view, fixed[DEFEAT])
+        setters[12](view, moves)
+        return view
+
+    def move(self, key: int, seat: int) -> Any:
+        """What ``seat`` sees of the move ``key``: ``dropped`` for another seat's WAIT (R14)."""
+        found = self.by_viewer.get(key << 2 | seat)
+        if found is None:
+            kind = key >> 2 & 7
+            if key & 3 == seat or kind < PASS or kind == MOLODKA:  # seen face up
+                found = self.made(key)
+            elif kind == PASS:
+                found = self.made(-1 - ((key >> 5).bit_count() << 2 | key & 3))
+            else:  # another seat's WAIT
+                found = self.dropped
+            if len(self.by_viewer) > self.limit:
+                self.by_viewer.clear()
+            self.by_viewer[key << 2 | seat] = found
+        return found
+
+    def made(self, code: int) -> Any:
+        """The seen move of a code."""
+        found = self.moves.get(code)
+        if found is None:
+            setters = self.move_setters
+            found = self.new_move()
+            if code < 0:  # another seat's face-down pass: its seat and size
+                setters[0](found, self.kinds[PASS])
+                setters[1](found, ~code & 3)
+                setters[2](found, ~code >> 2)
+                setters[3](found, frozen_cards(0, self.deck, self.frozen))
+            else:
+                mask = code >> 5
+                setters[0](found, self.kinds[code >> 2 & 7])
+                setters[1](found, code & 3)
+                setters[2](found, mask.bit_count())
+                setters[3](found, frozen_cards(mask, self.deck, self.frozen))
+            if len(self.moves) > self.limit:
+                self.moves.clear()
+            self.moves[code] = found
+        return found
+
+    def trick(self, trick: tuple[Any, ...], seat: int) -> Any:
+        """What ``seat`` sees of a finished trick, a :data:`TRICKS` entry ``(keys, winner)``."""
+        keys: tuple[int, ...] = trick[0]
+        winner: int = trick[1]
+        codes: list[int] = []
+        for key in keys:
+            codes.append(
+                key if key >> 2 & 7 != PASS or key & 3 == seat else -1 - ((key >> 5).bit_count() << 2 | key & 3)
+            )
+        codes.append(winner)
+        known = tuple(codes)
+        found = self.tricks.get(known)
+        if found is None:
+            found = self.new_trick()
+            self.trick_setters[0](found, tuple([self.made(code) for code in codes[:-1]]))
+            self.trick_setters[1](found, winner)
+            if len(self.tricks) > self.limit:
+                self.tricks.clear()
+            self.tricks[known] = found
+        return found
+
+    def every_seat(self, trick: tuple[Any, ...]) -> tuple[Any, ...]:
+        """A finished trick as seats 0-3 see it, made when the first of them is asked about it."""
+        for key in trick[0]:
+            if key >> 2 & 7 == PASS:  # each seat sees its own pass, and the others' as sizes
+                return (self.trick(trick, 0), self.trick(trick, 1), self.trick(trick, 2), self.trick(trick, 3))
+        one = self.trick(trick, 0)  # every seat sees the same trick
+        return (one, one, one, one)
+
+    def history(self, log: Any, seat: int) -> tuple[Any, ...]:
+        """What ``seat`` sees of a :data:`LOG`, oldest first, continued from the longest part it saw before."""
+        last = self.last[seat]
+        node = log
+        steps = 0
+        # The usual case: the seat's last view was of this game a few moves ago (a referee asks at every
+        # decision), found by identity alone; else by the table of earlier ones, node by node.
+        while node is not None and node is not last[0] and steps < 8:
+            node = node[1]
+            steps += 1
+        if node is not None and node is last[0]:
+            history: tuple[Any, ...] = last[1]
+            stop = node
+            if stop is log:
+                return history
+        else:
+            history = ()
+            stop = None
+        known = self.histories
+        by_viewer = self.by_viewer
+        dropped = self.dropped
+        end = log
+        new: list[Any] = []
+        while log is not stop:
+            found = known.get(id(log) << 2 | seat)
+            if found is not None and found[0] is log:
+                history = found[1]
+                break
+            key: int = log[0]
+            log = log[1]
+            move = by_viewer.get(key << 2 | seat) or self.move(key, seat)
+            if move is not dropped:
+                new.append(move)
+        if new:
+            new.reverse()
+            history += tuple(new)
+        self.last[seat] = (end, history)
+        if len(known) > self.parts_limit:
+            known.clear()
+        known[id(end) << 2 | seat] = (end, history)
+        return history
+
+    def tricks_seen(self, tricks: tuple[Any, ...], seat: int) -> tuple[Any, ...]:
+        """What ``seat`` sees of a position's :data:`TRICKS`, continued from the longest run of them it saw before.
+
+        While a trick runs, a position's tuple of tricks is the same object: one look-up finds it.  A
+        referee asks each seat about once a trick, so the usual miss is a seat whose last view was one
+        trick ago.
+        """
+        count = len(tricks)
+        if not count:
+            return ()
+        runs = self.runs
+        found = runs.get(id(tricks[-1]) << 2 | seat)
+        if found is not None and found[0] is tricks:
+            return found[1]  # type: ignore[no-any-return]
+        seen: tuple[Any, ...] = ()
+        for end in range(count - 1, 0, -1):  # the latest earlier run of tricks this seat saw
+            found = runs.get(id(tricks[end - 1]) << 2 | seat)
+            if found is not None and len(found[0]) == end:
+                # The same entries, by identity, not equality: sharing follows the game, so that another
+                # game's equal run (the same face-down cards too) gets a tuple of its own, as a run with
+                # other face-down cards would (R23).
+                earlier: tuple[Any, ...] = found[0]
+                same = 0
+                while same < end and earlier[same] is tricks[same]:
+                    same += 1
+                if same == end:
+                    seen = found[1]
+                    break
+        every = self.every
+        new: list[Any] = []
+        for i in range(len(seen), count):
+            trick = tricks[i]
+            four = every.get(id(trick))
+            if four is None or four[0] is not trick:
+                four = (trick, self.every_seat(trick))
+                if len(every) > self.parts_limit:
+                    every.clear()
+                every[id(trick)] = four
+            new.append(four[1][seat])
+        seen += tuple(new)
+        if len(runs) > self.parts_limit:
+            runs.clear()
+        runs[id(tricks[-1]) << 2 | seat] = (tricks, seen)
+        return seen
 
 
 # --- playouts for search -----------------------------------------------------------------

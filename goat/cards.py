@@ -25,7 +25,7 @@ from typing import Any, Final
 
 import attrs
 
-from goat._core import BEATERS, bits, set_beats
+from goat._core import BEATERS, bits, frozen_cards, set_beats
 from goat.errors import InvalidCardError
 
 __all__ = ["DECK", "Card", "Rank", "Suit", "beats", "beats_set", "cards"]
@@ -298,18 +298,13 @@ def _trump_index(trump: Suit) -> int:
 # --- between cards and the kernel's masks -----------------------------------
 
 
-_FROZEN: dict[int, frozenset[Card]] = {}
+#: The frozensets :func:`cards_of` made, by mask (package-internal: goat.view makes hands from it too).
+frozen_by_mask: dict[int, frozenset[Card]] = {}
 
 
 def cards_of(mask: int) -> frozenset[Card]:
     """The cards of ``mask`` as a frozenset of interned :class:`Card` objects."""
-    found = _FROZEN.get(mask)
-    if found is None:
-        found = frozenset([DECK[i] for i in bits(mask)])
-        if len(_FROZEN) > 200_000:  # bounded: millions of games must not grow memory forever
-            _FROZEN.clear()
-        _FROZEN[mask] = found
-    return found
+    return frozen_cards(mask, DECK, frozen_by_mask)
 
 
 def mask_of(cards: Iterable[Card], what: str = "cards") -> int:

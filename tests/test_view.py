@@ -159,7 +159,7 @@ def test_views_asked_in_any_order_are_the_views_made_afresh() -> None:
     # and a finished trick for all four seats at once: views asked in any order, of interleaved games, going
     # back and forth, must equal the views made with every one of its caches empty.
     view_module = sys.modules["goat.view"]  # the module (goat.view is the function)
-    caches = [view_module._HISTORIES, view_module._TRICKS_SEEN, view_module._BY_ALL, view_module._SEEN_TRICKS]
+    seer = view_module._SEER
     rng = random.Random(7)
     states: list[GameState] = []
     for seed in range(6):
@@ -174,13 +174,39 @@ def test_views_asked_in_any_order_are_the_views_made_afresh() -> None:
     cached = [goat.view(state, seat) for state, seat in asked]
     fresh = []
     for state, seat in asked:
-        for cache in caches:
-            cache.clear()
+        seer.clear()
         fresh.append(goat.view(state, seat))
     assert cached == fresh
     for (state, seat), seen in zip(asked, cached, strict=True):  # and what R23 lets the seat see of each trick
         assert [[(m.kind, m.seat, m.size, m.cards) for m in trick.plays] for trick in seen.tricks] == [
             [seen_as(move, seat) for move in trick.plays] for trick in state.tricks
+        ]
+
+
+def test_a_seats_next_view_continues_its_last_one_only_along_the_same_game() -> None:
+    # A seat's history is continued from its last view when that view's position is a few moves back along
+    # the same game (found by identity), and from earlier views otherwise: far back, another game, or a
+    # branch of this one.  Each must be the history its own game shows the seat (R23).
+    view_module = sys.modules["goat.view"]
+    rng = random.Random(3)
+    line = [goat.new_game(seed=11)]
+    while not line[-1].is_over:
+        line.append(goat.play(line[-1], rng.choice(goat.legal_moves(line[-1]))))
+    branch = [line[5]]
+    for _ in range(12):
+        branch.append(goat.play(branch[-1], goat.legal_moves(branch[-1])[-1]))
+    other = goat.new_game(seed=12)
+    seat = 1
+    asked = [line[4], line[7], line[20], line[21], branch[3], branch[12], line[6], other, line[25], line[5]]
+    cached = [goat.view(state, seat) for state in asked]
+    fresh = []
+    for state in asked:
+        view_module._SEER.clear()
+        fresh.append(goat.view(state, seat))
+    assert cached == fresh
+    for state, seen in zip(asked, cached, strict=True):
+        assert [(m.kind, m.seat, m.size, m.cards) for m in seen.history] == [
+            seen_as(move, seat) for move in state.history if move.kind is not MoveKind.WAIT or move.seat == seat
         ]
 
 

@@ -109,6 +109,7 @@ __all__ = [
     "step",
     "subsets",
     "top_of",
+    "world_of",
 ]
 
 #: The kernel makes no public values: its callers pass their objects in, as this type.
@@ -1237,24 +1238,15 @@ def masks_of(groups: list[list[int]]) -> list[int]:
 def search_world(plan: tuple[Any, ...], randrange: Callable[[int], int], getrandbits: Callable[[int], int]) -> Core:
     """A world for search, without its log: ``goat.bots.worlds.WorldSampler.position(rng, history=False)``,
     drawing exactly what it draws, for a view whose placements are never refused (at most one card of
-    unknown place, no molodka holder's decision to draw).  ``plan`` is that sampler's ``_plan`` (see there).
+    unknown place, no molodka holder's decision to draw).  ``plan`` is that sampler's ``_plan``: the
+    never-seen cards, the rooms of the places, the special card's slots, that card, and the
+    :func:`world_of` shape of the view.
     """
     # Typed one by one, so that mypyc works on them natively.
     unknown: list[int] = plan[0]
     rooms: list[int] = plan[1]
     direct: tuple[list[int], list[tuple[int, int]]] | None = plan[2]
     special: int = plan[3]
-    me: int = plan[4]
-    my_hand: int = plan[5]
-    hand_place: list[tuple[int, int]] = plan[6]
-    rest: list[tuple[int, int]] = plan[7]
-    prefix: list[int] = plan[8]
-    trick_plan: list[tuple[tuple[tuple[int, ...], int] | None, int]] = plan[9]
-    done: int = plan[10]
-    leader: int = plan[11]
-    playing: bool = plan[12]
-    deciding: bool = plan[13]
-    fixed: Fixed = plan[14]
     # The placement: the one special card's slot in proportion to the worlds there, then the never-seen
     # cards in a uniformly random order, place by place.
     place = -1
@@ -1278,7 +1270,34 @@ def search_world(plan: tuple[Any, ...], randrange: Callable[[int], int], getrand
         start += room
     if place >= 0:
         contents[place].insert(slot, special)
-    # The position: hands, the standing plays with the cards of other seats' passes, tricks, who decides.
+    return world_of(plan[4], contents, None, False, -1, False)
+
+
+def world_of(
+    shape: tuple[Any, ...], contents: list[list[int]], log: Any, history: bool, extra: int, after_me: bool
+) -> Core:
+    """The position of a world for search, from the cards of each place (the stock's first): the hands, the
+    standing plays with the cards of other seats' passes, the tricks, and who decides.
+
+    ``shape`` is a view's, as goat.bots.worlds.WorldSampler makes it: ``(seat, its hand, (seat, place) of
+    the other hands, (key, place) of the standing plays after the first other seat's pass, the keys
+    before it, the tricks' plan, the plays in finished tricks, the leader, whether the game goes on,
+    whether the seat decides)``, then its :data:`Fixed` part.  With ``history``, the world's log is
+    ``log``, the log of the keys before that pass, continued; without, it has none.  Where the seat
+    does not decide, ``extra`` is the drawn molodka holder who decides (-1: the seat due to play),
+    counted after the seat itself when ``after_me``.
+    """
+    me: int = shape[0]
+    my_hand: int = shape[1]
+    hand_place: list[tuple[int, int]] = shape[2]
+    rest: list[tuple[int, int]] = shape[3]
+    prefix: list[int] = shape[4]
+    trick_plan: list[tuple[tuple[tuple[int, ...], int] | None, int]] = shape[5]
+    done: int = shape[6]
+    leader: int = shape[7]
+    playing: bool = shape[8]
+    deciding: bool = shape[9]
+    fixed: Fixed = shape[10]
     masks = masks_of(contents)
     hands = [0, 0, 0, 0]
     hands[me] = my_hand
@@ -1286,7 +1305,10 @@ def search_world(plan: tuple[Any, ...], randrange: Callable[[int], int], getrand
         hands[seat] = masks[where]
     keys: list[int] = list(prefix)
     for key, where in rest:
-        keys.append(key if where < 0 else masks[where] << 5 | key)
+        key = key if where < 0 else masks[where] << 5 | key
+        keys.append(key)
+        if history:
+            log = (key, log)
     tricks = tuple(
         [
             known if known is not None else (tuple(keys[4 * n : 4 * n + 4]), winner)
@@ -1305,8 +1327,12 @@ def search_world(plan: tuple[Any, ...], randrange: Callable[[int], int], getrand
             holders = holders_of((held[0], held[1], held[2], held[3]), leader)
         due = (leader + len(table)) & 3
         asked = [seat for seat in holders if seat != due]
-        # As the view was made: holders ahead of me waited when I decide; else the seat due decides.
-        waited = asked.index(me) if deciding and me in asked else len(asked)
+        if deciding:  # holders ahead of me have waited (privately): I decide
+            waited = asked.index(me) if me in asked else len(asked)
+        elif extra < 0:  # the seat due decides, in every world
+            waited = len(asked)
+        else:  # the drawn one of the seats that may be deciding
+            waited = extra + (asked.index(me) + 1 if after_me else 0)
         to_move = decider(leader, len(table), holders, waited)
     return (
         (hands[0], hands[1], hands[2], hands[3]),
@@ -1318,7 +1344,7 @@ def search_world(plan: tuple[Any, ...], randrange: Callable[[int], int], getrand
         waited,
         tuple(contents[0]),
         tricks,
-        None,
+        log if history else None,
         fixed,
     )
 

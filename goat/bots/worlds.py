@@ -78,23 +78,18 @@ from typing import Any
 
 from goat._core import (
     LEADER,
-    MOLODKA,
     MOLODKAS,
     PASS,
     SUIT_OF,
     TABLE,
     TO_MOVE,
     WAIT,
-    core_of,
     deal,
-    decider,
     fixed_part,
-    holders_of,
-    masks_of,
     search_world,
     shuffle,
     step,
-    top_of,
+    world_of,
 )
 from goat.moves import Move, MoveKind
 from goat.state import GameState, state_of
@@ -677,6 +672,20 @@ class WorldSampler:
         self._fixed_part = fixed_part(SUIT_OF[self.trump], self.trump, view.dealer, tuple(range(36)), view.defeat)
         # Where no placement is ever refused (at most one card of unknown place, no molodka holder's decision
         # drawn), the kernel builds the search's worlds whole (search_world), drawing exactly what position does.
+        # What the kernel's world_of needs besides the placement: the shape of every world of this view.
+        self._shape = (
+            view.seat,
+            my_hand,
+            self._hand_place,
+            self._rest,
+            self._prefix,
+            self._trick_plan,
+            self._done,
+            view.leader,
+            view.to_play is not None,
+            bool(view.legal_moves),
+            self._fixed_part,
+        )
         self._plan: tuple[Any, ...] | None = None
         if self._possible and self._round is None and (self._direct is not None or not self.specials):
             self._plan = (
@@ -684,17 +693,7 @@ class WorldSampler:
                 self._rooms,
                 self._direct,
                 self.specials[0].card if self._direct is not None else -1,
-                view.seat,
-                my_hand,
-                self._hand_place,
-                self._rest,
-                self._prefix,
-                self._trick_plan,
-                self._done,
-                view.leader,
-                view.to_play is not None,
-                bool(view.legal_moves),
-                self._fixed_part,
+                self._shape,
             )
 
     def fast(self, rng: random.Random) -> GameState:
@@ -719,59 +718,10 @@ class WorldSampler:
                 break
         else:
             raise WorldSamplingError(f"no placement of cards fits the view of seat {view.seat}")
-        masks = masks_of(contents)
-        hands = [0, 0, 0, 0]
-        hands[view.seat] = self._my_hand
-        for seat, p in self._hand_place:
-            hands[seat] = masks[p]
-        rest = [key if place < 0 else masks[place] << 5 | key for key, place in self._rest]
-        log = self._log_base if history else None
-        if history:
-            for key in rest:
-                log = (key, log)
-        keys = self._prefix + rest
-        tricks = tuple(
-            [
-                fixed if fixed is not None else (tuple(keys[4 * n : 4 * n + 4]), winner)
-                for n, (fixed, winner) in enumerate(self._trick_plan)
-            ]
-        )
-        table = tuple(keys[self._done :])
-        leader = view.leader
-        waited = 0
-        if view.to_play is None:
-            holders: tuple[int, ...] = ()
-            to_move = -1
-        else:
-            if table and ((table[0] >> 5).bit_count() == 4 or table[0] >> 2 & 7 == MOLODKA):
-                holders = ()
-            else:
-                start = list(hands)
-                for key in table:
-                    start[key & 3] |= key >> 5
-                holders = holders_of((start[0], start[1], start[2], start[3]), leader)
-            due = (leader + len(table)) % 4
-            asked = [seat for seat in holders if seat != due]
-            if view.legal_moves:  # holders ahead of me have waited (privately): I decide
-                waited = asked.index(view.seat) if view.seat in asked else len(asked)
-            elif extra < 0:  # the seat due decides, in every world
-                waited = len(asked)
-            else:  # the drawn one of the seats that may be deciding (see _asking)
-                waited = extra + (asked.index(view.seat) + 1 if self._round and not self._round[1] else 0)
-            to_move = decider(leader, len(table), holders, waited)
-        return core_of(
-            hands=(hands[0], hands[1], hands[2], hands[3]),
-            to_move=to_move,
-            leader=leader,
-            table=table,
-            top=top_of(table),
-            holders=holders,
-            waited=waited,
-            stock=tuple(contents[0]),
-            tricks=tricks,
-            log=log,
-            fixed=self._fixed_part,
-        )
+        # Of a view whose seat does not decide, the drawn decider is counted after the seat itself when the
+        # molodka round has reached it (see _asking).
+        after_me = bool(self._round and not self._round[1])
+        return world_of(self._shape, contents, self._log_base, history, extra, after_me)
 
 
 def _waits(core: Any, seat: int, me: int) -> Any:

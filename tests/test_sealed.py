@@ -224,6 +224,16 @@ def test_a_sealed_greedy_plays_exactly_as_an_in_process_greedy() -> None:
     assert arena.play_match(bots, seed=2).games == arena.play_match(inline, seed=2).games
 
 
+def test_a_sealed_plugin_is_started_by_its_import_path_and_says_its_name() -> None:
+    assert bot_command("greedy[depth=1]")[-2:] == ["goat.bots.greedy:factory[depth=1]", "greedy[depth=1]"]
+    assert bot_command("exec:anything")[-1:] == ["exec:anything"]
+    seen = goat.view(goat.new_game(seed=1), 1)
+    with ProcessStrategy(bot_command("greedy"), seed=1) as bot:
+        bot.start_game(seen)
+        assert bot.choose(seen, seen.legal_moves) == goat.load_strategy("greedy", seed=1).choose(seen, seen.legal_moves)
+        assert bot.bot_name == "greedy"
+
+
 def test_load_strategy_exec_is_a_sealed_bot_with_options() -> None:
     bot = goat.load_strategy(f"exec:{sys.executable} -m goat.arena random", seed=3, time_limit=2.0)
     assert isinstance(bot, ProcessStrategy) and bot.time_limit == 2.0 and bot.seed == 3

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from typing import Any
@@ -194,3 +195,53 @@ def test_loading_a_plugin_reads_no_distribution_metadata_after_discovery(monkeyp
 
     monkeypatch.setattr(goat.strategy, "_info", no_metadata)
     assert callable(goat.load_strategy("random", seed=1).choose)
+
+
+# --- a sealed bot's process is started by the import path the referee found --------------------------
+
+
+def test_a_plugins_name_becomes_the_import_path_its_discovery_found(fake_distribution: Any) -> None:
+    from goat.strategy import import_path_spec
+
+    fake_distribution("goat-bot-firsty", {"firsty": "firsty_bot:factory"})
+    assert import_path_spec("firsty[depth=2,fast=true]") == "firsty_bot:factory[depth=2, fast=true]"
+    assert import_path_spec("greedy") == "goat.bots.greedy:factory"
+    fake_distribution("goat-bot-one", {"twin": "one:factory"})
+    fake_distribution("goat-bot-two", {"twin": "two:factory"})
+    goat.register_strategy("mine-test", lambda *, seed=None: None)
+    try:
+        # What is not one plugin's name stays as it is: the bot's own process says what is wrong with it.
+        for spec in ("twin", "mine-test", "nobody", "exec:python3 bot.py", "firsty_bot:factory", "greedy[", ""):
+            assert import_path_spec(spec) == spec
+    finally:
+        goat.unregister_strategy("mine-test")
+
+
+def test_a_factory_by_import_path_loads_without_discovering_plugins() -> None:
+    # What a sealed bot's process imports (goat.arena.protocol's main): neither the plugins' discovery nor
+    # the records' pictures and files, nor the schemas' reader, each tens of milliseconds at every start.
+    code = (
+        "import sys, goat.arena.protocol, goat\n"
+        "bot = goat.load_strategy('goat.bots.greedy:factory', seed=1)\n"
+        "print(isinstance(bot, goat.Strategy), sorted(m for m in ('importlib.metadata', 'importlib.resources',"
+        " 'goat.records.html', 'goat.records.stream') if m in sys.modules))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "True []"
+
+
+@pytest.mark.parametrize(
+    ("path", "said"),
+    [
+        ("goat.bots.greedy:nothing", "failed to import: AttributeError"),
+        ("no_such_module_for_goat:factory", "failed to import: ModuleNotFoundError"),
+        ("goat.cards:DECK", "is tuple, not a callable factory"),
+        ("goat..bots:factory", "is not an import path"),
+        ("goat.bots.greedy:factory.", "is not an import path"),
+        ("goat.bots.greedy:", "is not an import path"),
+        ("1goat:factory", "is not an import path"),
+    ],
+)
+def test_a_bad_import_path_is_refused_naming_it(path: str, said: str) -> None:
+    with pytest.raises(StrategyLoadError, match=re.escape(f"the factory {path!r}") + ".*" + re.escape(said)):
+        goat.load_strategy(path)

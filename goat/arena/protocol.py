@@ -26,13 +26,12 @@ import operator
 import reprlib
 import sys
 from collections.abc import Callable, Iterable, Mapping
-from importlib import resources
 from typing import IO, Any, Final, TypeVar
 
-from goat import records
 from goat.cards import DECK, Card
 from goat.errors import GoatError, InvalidMoveError
 from goat.moves import Move
+from goat.records import codec
 from goat.records.codec import notation
 from goat.scoring import GameResult
 from goat.seats import is_seat
@@ -210,7 +209,7 @@ def view_text(view: PlayerView) -> str:
 
 def result_to_json(result: GameResult, *, forfeit: int | None = None) -> dict[str, Any]:
     """The JSON form of a game's result (the protocol's RESULT); ``forfeit`` is the team that forfeited."""
-    return {**records.result_to_json(result), "forfeit": forfeit}
+    return {**codec.result_to_json(result), "forfeit": forfeit}
 
 
 def _field(data: Mapping[str, Any], name: str, kind: type, where: str) -> Any:
@@ -504,6 +503,8 @@ def schema(name: str) -> dict[str, Any]:
     """One of the protocol's JSON Schemas (:data:`SCHEMA_FILES`), as a dict."""
     if name not in SCHEMA_FILES:
         raise ValueError(f"the protocol's schemas are {', '.join(SCHEMA_FILES)}, not {name!r}")
+    from importlib import resources  # imported when asked for: it costs a sealed bot's start-up
+
     text = resources.files("goat").joinpath("schemas", "protocol", name).read_text(encoding="utf-8")
     found: dict[str, Any] = json.loads(text)
     return found
@@ -607,11 +608,14 @@ def serve(
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m goat.arena NAME``: serve the strategy NAME (a name or spec) as a protocol bot."""
+    """``python -m goat.arena SPEC [NAME]``: serve the strategy SPEC (a name or spec) as a protocol bot, which
+    gives NAME (by default SPEC) as its name in ``hello``.  The arena starts a plugin by its import path, with
+    the name it was asked for (:func:`goat.arena.sealed.bot_command`)."""
     args = sys.argv[1:] if argv is None else argv
-    if len(args) != 1 or args[0] in ("-h", "--help"):
+    if not 1 <= len(args) <= 2 or args[0] in ("-h", "--help"):
         print(
-            "usage: python -m goat.arena.protocol NAME   (a strategy name or spec: 'ismcts[time_ms=50]')",
+            "usage: python -m goat.arena SPEC [NAME]   (a strategy name or spec: 'ismcts[time_ms=50]';"
+            " NAME: the name the bot gives, by default SPEC)",
             file=sys.stderr,
         )
         return 2
@@ -621,4 +625,4 @@ def main(argv: list[str] | None = None) -> int:
     except GoatError as error:
         print(f"goat bot: {error}", file=sys.stderr)
         return 2
-    return serve(lambda seed: load_strategy(spec, seed=seed), name=spec)
+    return serve(lambda seed: load_strategy(spec, seed=seed), name=args[-1])

@@ -41,7 +41,7 @@ from goat.arena.protocol import (
 from goat.errors import GoatError, InvalidMoveError
 from goat.moves import Move
 from goat.scoring import GameResult
-from goat.strategy import canonical_move
+from goat.strategy import canonical_move, import_path_spec
 from goat.view import PlayerView
 
 __all__ = [
@@ -199,8 +199,11 @@ def split_command(command: str) -> list[str]:
 
 
 def bot_command(spec: str) -> list[str]:
-    """The command that serves the installed strategy ``spec`` as a sealed bot, with this interpreter."""
-    return [sys.executable, "-m", "goat.arena", spec]
+    """The command that serves the installed strategy ``spec`` as a sealed bot, with this interpreter: a
+    plugin by the import path this process found for it (:func:`goat.strategy.import_path_spec`), and
+    the name it was asked for, which the bot gives in its ``hello``."""
+    path = import_path_spec(spec)
+    return [sys.executable, "-m", "goat.arena", path] + ([spec] if path != spec else [])
 
 
 def import_path_env() -> dict[str, str]:

@@ -24,6 +24,9 @@ True
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from goat._lazy import lazy
 from goat.records.codec import (
     FORMAT_VERSION,
     GAME_FORMAT,
@@ -38,8 +41,6 @@ from goat.records.codec import (
     schema,
     to_json,
 )
-from goat.records.html import to_html
-from goat.records.stream import read, read_headers, write
 from goat.records.values import (
     FAULT_KINDS,
     FORFEIT_DEFEAT,
@@ -52,6 +53,10 @@ from goat.records.values import (
     from_state,
     replay,
 )
+
+if TYPE_CHECKING:
+    from goat.records.html import to_html
+    from goat.records.stream import read, read_headers, write
 
 __all__ = [
     "FAULT_KINDS",
@@ -81,3 +86,12 @@ __all__ = [
     "to_json",
     "write",
 ]
+
+# Imported on first use: the bot protocol reads and writes results with the codec, and a sealed bot's process
+# should not pay at every start for the pictures and files of records.
+__getattr__, __dir__ = lazy(
+    __name__,
+    {"to_html": "goat.records.html", **dict.fromkeys(("read", "read_headers", "write"), "goat.records.stream")},
+    globals(),
+    submodules=("codec", "html", "stream", "values"),
+)

@@ -11,7 +11,6 @@ JavaScript and ``jq``), and every text is one UTF-8 can hold.
 from __future__ import annotations
 
 import json
-from importlib import resources
 from typing import Any, Final
 
 from goat.cards import DECK, Card
@@ -64,6 +63,8 @@ def schema(name: str) -> dict[str, Any]:
     """One of the records' JSON Schemas (:data:`SCHEMA_FILES`), as a dict."""
     if name not in SCHEMA_FILES:
         raise ValueError(f"the records' schemas are {', '.join(SCHEMA_FILES)}, not {name!r}")
+    from importlib import resources  # imported when asked for: it costs a sealed bot's start-up
+
     found: dict[str, Any] = json.loads(resources.files("goat").joinpath("schemas", "records", name).read_text("utf-8"))
     return found
 

@@ -212,16 +212,18 @@ class _Guard:
 
     def __init__(self, seen: PlayerView, legal: tuple[Move, ...]) -> None:
         moves = legal if legal is seen.legal_moves else (*legal, *seen.legal_moves)
+        tricks = seen.tricks
         # (a play shared by the history and a trick is checked twice: cheaper than finding the shared ones)
-        plays = (*seen.table, *seen.history, *chain.from_iterable(trick.plays for trick in seen.tricks))
-        objects = (*moves, *plays, *seen.tricks)
-        expected = (Move,) * len(moves) + (SeenMove,) * len(plays) + (SeenTrick,) * len(seen.tricks)
+        plays = (*seen.table, *seen.history, *chain.from_iterable(map(_plays_of, tricks)))
+        objects = (*moves, *plays, *tricks)
+        expected = (Move,) * len(moves) + (SeenMove,) * len(plays) + (SeenTrick,) * len(tricks)
         self.objects, self.expected = objects, expected
         self.values: list[Any] | None = None
         self.saved: list[tuple[object, type, tuple[Any, ...]]] | None = None
         if _BY_REFERENTS and all(map(operator.is_, map(type, objects), expected)):
             values = _referents(*objects)
-            if len(values) == sum(map(_SIZES.__getitem__, expected)):  # no field missing
+            size = len(moves) * _SIZES[Move] + len(plays) * _SIZES[SeenMove] + len(tricks) * _SIZES[SeenTrick]
+            if len(values) == size:  # no field missing
                 self.values = values
         if self.values is None:  # an object not as goat made it already (changed outside any guarded call)
             self.saved = [(target, cls, _fields_of(target, cls)) for target, cls in zip(objects, expected, strict=True)]
@@ -236,8 +238,7 @@ class _Guard:
             changed += _put_back(self.saved)
         elif self.values is not None and not _intact(self.objects, self.values):
             changed += _put_back(self._read())
-        now = _settings(self.main)
-        moved = [name for name, value in now.items() if not _same(value, self.settings[name])]
+        moved = _moved(self.settings, _settings(self.main))
         if moved:
             changed.append(f"the process's {', '.join(moved)}")
             _put_settings(self.settings, self.main)
@@ -253,6 +254,10 @@ class _Guard:
             found.append((target, cls, tuple(self.values[start : start + size - 1])))
             start += size
         return found
+
+
+# A trick's plays, read through SeenTrick's own slot (in C): never a property of a subclass a bot swapped in.
+_plays_of: Final = SeenTrick.__dict__["plays"].__get__
 
 
 def _fields_of(target: object, cls: type) -> tuple[Any, ...]:
@@ -323,30 +328,53 @@ _CARDS_AS_MADE: Final = [(card, Card, _fields_of(card, Card)) for card in DECK]
 _DECK_VALUES: Final = _referents(*DECK) if _BY_REFERENTS else []
 
 
-def _settings(main: bool) -> dict[str, object]:
-    found: dict[str, object] = {
-        "recursion limit": sys.getrecursionlimit(),
-        "stdout": sys.stdout,
-        "stderr": sys.stderr,
-        "stdin": sys.stdin,
-    }
-    if main and hasattr(signal, "SIGALRM"):
-        found["SIGALRM handler"] = signal.getsignal(signal.SIGALRM)
-        found["SIGTERM handler"] = signal.getsignal(signal.SIGTERM)
-        found["interval timer"] = signal.getitimer(signal.ITIMER_REAL) != (0.0, 0.0)
-    return found
+# The process-wide settings a bot could change, read before and after each call: by name, for the fault's reason.
+_SETTINGS: Final = (
+    "recursion limit",
+    "stdout",
+    "stderr",
+    "stdin",
+    "SIGALRM handler",
+    "SIGTERM handler",
+    "interval timer",
+)
+_ALARMS: Final = hasattr(signal, "SIGALRM")
+try:  # signal.getsignal's own C function: the same handler objects, without turning numbers into enum members
+    from _signal import getsignal as _getsignal  # type: ignore[import-not-found]
+except ImportError:  # pragma: no cover - CPython has it
+    _getsignal = signal.getsignal
 
 
-def _put_settings(settings: dict[str, object], main: bool) -> None:
-    limit = settings["recursion limit"]
-    assert isinstance(limit, int)
-    sys.setrecursionlimit(limit)
-    sys.stdout, sys.stderr, sys.stdin = settings["stdout"], settings["stderr"], settings["stdin"]
-    if main and hasattr(signal, "SIGALRM"):
-        if not settings["interval timer"]:
+def _settings(main: bool) -> tuple[Any, ...]:
+    """The values of :data:`_SETTINGS`; the signal handlers and the timer only in the main thread."""
+    if main and _ALARMS:
+        return (
+            sys.getrecursionlimit(),
+            sys.stdout,
+            sys.stderr,
+            sys.stdin,
+            _getsignal(signal.SIGALRM),
+            _getsignal(signal.SIGTERM),
+            signal.getitimer(signal.ITIMER_REAL) != (0.0, 0.0),
+        )
+    return (sys.getrecursionlimit(), sys.stdout, sys.stderr, sys.stdin)
+
+
+def _moved(before: tuple[Any, ...], now: tuple[Any, ...]) -> list[str]:
+    """The names of the settings that changed: by identity, the recursion limit by value (a fresh int each time)."""
+    if now[0] == before[0] and all(map(operator.is_, now[1:], before[1:])):
+        return []
+    return [name for name, a, b in zip(_SETTINGS, before, now, strict=False) if not _same(a, b)]
+
+
+def _put_settings(settings: tuple[Any, ...], main: bool) -> None:
+    sys.setrecursionlimit(settings[0])
+    sys.stdout, sys.stderr, sys.stdin = settings[1], settings[2], settings[3]
+    if main and _ALARMS:
+        if not settings[6]:
             signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, settings["SIGALRM handler"])  # type: ignore[arg-type]
-        signal.signal(signal.SIGTERM, settings["SIGTERM handler"])  # type: ignore[arg-type]
+        signal.signal(signal.SIGALRM, settings[4])
+        signal.signal(signal.SIGTERM, settings[5])
 
 
 # --- the seats ----------------------------------------------------------------------------------

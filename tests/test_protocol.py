@@ -85,6 +85,34 @@ def test_a_view_whose_history_is_a_list_is_written_as_it_is_now() -> None:
     assert len(json.loads(protocol.view_text(by_hand))["history"]) == len(seen.history)
 
 
+def test_a_view_of_new_tuples_of_the_same_plays_and_tricks_is_written_whole() -> None:
+    # The referee continues the history, tricks and legal moves it wrote last for a seat when the view's tuples
+    # begin with the same objects: a view with fresh tuples of the same objects, or hand-made lists that change
+    # after they were written, or a mixed order of seats and states, is written as json.dumps would write it.
+    import attrs
+
+    state = goat.new_game(seed=4)
+    rng = random.Random(4)
+    while len(state.tricks) < 3:
+        state = goat.play(state, rng.choice(goat.legal_moves(state)))
+    seen = goat.view(state, state.to_move)
+    copies = attrs.evolve(
+        seen, history=(*seen.history,), tricks=(*seen.tricks,), legal_moves=(*seen.legal_moves,)
+    )  # new tuples of the same objects
+    assert copies.history is not seen.history and copies.tricks is not seen.tricks
+    tricks = list(seen.tricks[:1])
+    by_hand = attrs.evolve(seen, tricks=tricks, legal_moves=list(seen.legal_moves[:1]))
+    for view in (seen, copies, seen, by_hand):
+        assert json.loads(protocol.view_text(view)) == protocol.view_to_json(view)
+    tricks.extend(seen.tricks[1:])
+    assert json.loads(protocol.view_text(by_hand)) == protocol.view_to_json(by_hand)
+    legal = list(seen.legal_moves)
+    assert protocol.notation_list(legal) == json.dumps([str(m) for m in legal], separators=(",", ":"))
+    legal.pop()
+    assert protocol.notation_list(legal) == json.dumps([str(m) for m in legal], separators=(",", ":"))
+    assert protocol.notation_list(seen.legal_moves) == protocol.notation_list((*seen.legal_moves,))
+
+
 # The edges of every range a view has (seats 0-3, sizes 0-4, stock 0-20), the look-alikes of an int, and text
 # that is a card, a play, or neither.
 _EDGES: list[object] = [None, True, False, -1, 0, 1, 3, 4, 5, 19, 20, 21, 1.0, "1", "6C", "10H", "1 lead 6C"]

@@ -155,9 +155,19 @@ def _texts(texts: Iterable[str]) -> str:
     return f'["{joined}"]' if joined else "[]"
 
 
+# The referee writes a decision's legal moves twice, in the view and beside it: the same tuple, written once.
+_LAST_LEGAL: list[tuple[tuple[Move, ...], str]] = [((), "[]")]
+
+
 def notation_list(moves: Iterable[Move]) -> str:
     """Moves as a JSON list of their notation: ``json.dumps([str(move) for move in moves])``, compact, faster."""
-    return _texts([notation(move) for move in moves])
+    last = _LAST_LEGAL[0]
+    if moves is last[0]:
+        return last[1]
+    text = _texts([notation(move) for move in moves])
+    if type(moves) is tuple:  # a tuple cannot change after it was kept
+        _LAST_LEGAL[0] = (moves, text)
+    return text
 
 
 def _trick_text(trick: SeenTrick) -> str:
@@ -168,40 +178,60 @@ def _trick_text(trick: SeenTrick) -> str:
     return _keep(_TRICK_TEXT, id(trick), (trick, text))[1]
 
 
-# Each view of a game repeats the history of the one before and adds a play or two: the last history written
-# for each seat is kept with its text, and a history that begins with the same objects (views share their
-# plays, see goat.view) writes only the plays after.  Only a tuple, which cannot change after it was kept.
-_LAST_HISTORY: dict[int, tuple[tuple[SeenMove, ...], str]] = {}
+def _quoted_play(move: SeenMove) -> str:
+    return f'"{_play_text(move)}"'
+
+
+# Each view of a game repeats the history and the tricks of the one before and adds a play or a trick: the last
+# of each written for each seat is kept with its text, and one that begins with the same objects (views share
+# them, see goat.view) writes only what comes after.  Only a tuple, which cannot change after it was kept.
+_LAST_HISTORY: dict[int, tuple[tuple[Any, ...], str]] = {}
+_LAST_TRICKS: dict[int, tuple[tuple[Any, ...], str]] = {}
 _is = operator.is_
 
 
-def _history_text(view: PlayerView) -> str:
-    history, seat = view.history, view.seat
-    kept = history.__class__ is tuple and seat.__class__ is int  # not a view made by hand (a list, a bad seat)
-    last = _LAST_HISTORY.get(seat) if kept else None
-    if last is not None and len(last[0]) <= len(history) and all(map(_is, last[0], history)):
+def _list_text(last_written: dict[int, tuple[tuple[Any, ...], str]], seat: int, items: Any, text_of: Any) -> str:
+    """The JSON list of ``items`` (each written by ``text_of``), continuing the one last written for ``seat``."""
+    kept = items.__class__ is tuple and seat.__class__ is int  # not a view made by hand (a list, a bad seat)
+    last = last_written.get(seat) if kept else None
+    if last is not None and last[0] is items:
+        return last[1]
+    if last is not None and len(last[0]) <= len(items) and all(map(_is, last[0], items)):
         before, text = last
-        added = [_play_text(move) for move in history[len(before) :]]
+        added = [text_of(item) for item in items[len(before) :]]
         if added:
-            text = text[:-1] + ',"' + '","'.join(added) + '"]' if before else _texts(added)
+            text = f"{text[:-1]},{','.join(added)}]" if before else f"[{','.join(added)}]"
     else:
-        text = _texts([_play_text(move) for move in history])
+        text = f"[{','.join([text_of(item) for item in items])}]"
     if kept:
-        _LAST_HISTORY[seat] = (history, text)
+        last_written[seat] = (items, text)
+    return text
+
+
+# A hand's text, by the frozenset (views share them: see goat.view), so that it is sorted once.
+_HAND_TEXT: dict[frozenset[Card], str] = {}
+
+
+def _hand_text(hand: frozenset[Card]) -> str:
+    if hand.__class__ is not frozenset:  # a view made by hand: written as it is
+        return _texts(_cards(hand))
+    text = _HAND_TEXT.get(hand)
+    if text is None:
+        text = _keep(_HAND_TEXT, hand, _texts(_cards(hand)))
     return text
 
 
 def view_text(view: PlayerView) -> str:
     """The VIEW as compact JSON text: ``json.dumps(view_to_json(view))`` with compact separators, built faster."""
     to_play = "null" if view.to_play is None else view.to_play
-    hand = _texts(_cards(view.hand))
+    seat = view.seat
     return (
-        f'{{"seat":{view.seat},"hand":{hand},"trump_card":"{_CARD_TEXT[view.trump_card.index]}",'
+        f'{{"seat":{seat},"hand":{_hand_text(view.hand)},"trump_card":"{_CARD_TEXT[view.trump_card.index]}",'
         f'"trump":"{view.trump_card.suit.value}","dealer":{view.dealer},"leader":{view.leader},"to_play":{to_play},'
         f'"stock_size":{view.stock_size},"hand_sizes":[{",".join(map(str, view.hand_sizes))}],'
         f'"table":{_texts([_play_text(m) for m in view.table])},'
-        f'"tricks":[{",".join([_trick_text(t) for t in view.tricks])}],'
-        f'"history":{_history_text(view)},'
+        f'"tricks":{_list_text(_LAST_TRICKS, seat, view.tricks, _trick_text)},'
+        f'"history":{_list_text(_LAST_HISTORY, seat, view.history, _quoted_play)},'
         f'"defeat":[{view.defeat[0]},{view.defeat[1]}],'
         f'"legal_moves":{notation_list(view.legal_moves)}}}'
     )

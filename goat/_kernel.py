@@ -53,7 +53,6 @@ __all__ = [
     "DEALER",
     "DEFEAT",
     "FIXED",
-    "FROZEN_LIMIT",
     "FULL",
     "HANDS",
     "HOLDERS",
@@ -811,6 +810,14 @@ def _end_trick(core: Loose, table: tuple[int, ...], hands: tuple[int, ...], winn
 # --- what one seat sees (R23), for goat.view ----------------------------------------------------
 
 
+def _seen_code(key: int, seat: int) -> int:
+    """What ``seat`` may know of the move ``key`` (see :class:`Seer`): the key of a move seen face up; for
+    another seat's face-down pass (R11), ``-1 - (size << 2 | that seat)``."""
+    if key >> 2 & 7 != PASS or key & 3 == seat:
+        return key
+    return -1 - ((key >> 5).bit_count() << 2 | key & 3)
+
+
 class Seer:
     """What each seat sees of positions (R23): the views of :func:`goat.view`, made of the values it passes in.
 
@@ -825,9 +832,11 @@ class Seer:
     made without its ``__init__``, every value as ``__init__`` would store it; so are seen moves
     (``new_move``, ``move_setters``, with ``kinds`` the move kinds by code) and seen tricks
     (``new_trick``, ``trick_setters``).  ``deck`` and ``frozen`` make sets of cards as
-    :func:`frozen_cards` does, and ``dropped`` stands for a move not seen at all.
-    The tables of seen values hold at most ``limit`` entries each; those of each seat's last history
-    and tricks, which keep their game's log alive, ``parts_limit``.
+    :func:`frozen_cards` does, and ``dropped`` stands for a move not seen at all.  goat.view checks
+    at import that the setters are the fields' own, in the order used here.
+    The tables of seen moves are emptied once they hold more than ``limit`` entries; those of seen
+    tricks (mostly new), of the seats' histories and runs of tricks and of the tricks as all four see
+    them (which keep their game's log alive) once they hold more than ``parts_limit``.
     """
 
     def __init__(
@@ -855,8 +864,6 @@ class Seer:
         self.new_trick = new_trick
         self.trick_setters = trick_setters
         self.dropped = dropped
-        # each seat's last history: (log node, history), for the usual next view, a few moves later
-        self.last: list[tuple[Any, ...]] = [(None, ()), (None, ()), (None, ()), (None, ())]
         self.limit = limit
         self.parts_limit = parts_limit
         self.moves: dict[int, Any] = {}  # code -> seen move
@@ -870,11 +877,11 @@ class Seer:
         self.every: dict[int, tuple[Any, ...]] = {}  # id(trick entry) -> (entry, the four seats' seen tricks)
 
     def clear(self) -> None:
-        """Forget every value made (they are made again, equal, when next asked for)."""
+        """Forget every seen value made (they are made again, equal, when next asked for); the sets of cards
+        are ``frozen``'s, shared with the rest of goat, and stay."""
         for table in (self.moves, self.by_viewer, self.histories, self.runs, self.every):
             table.clear()
         self.tricks.clear()
-        self.last = [(None, ()), (None, ()), (None, ()), (None, ())]
 
     def view(self, core: Loose, seat: int, moves: tuple[Any, ...]) -> Any:
         """What ``seat`` sees of ``core``, with its legal ``moves``."""
@@ -905,13 +912,8 @@ class Seer:
         """What ``seat`` sees of the move ``key``: ``dropped`` for another seat's WAIT (R14)."""
         found = self.by_viewer.get(key << 2 | seat)
         if found is None:
-            kind = key >> 2 & 7
-            if key & 3 == seat or kind < PASS or kind == MOLODKA:  # seen face up
-                found = self.made(key)
-            elif kind == PASS:
-                found = self.made(-1 - ((key >> 5).bit_count() << 2 | key & 3))
-            else:  # another seat's WAIT
-                found = self.dropped
+            hidden = key >> 2 & 7 == WAIT and key & 3 != seat  # another seat's WAIT (R14)
+            found = self.dropped if hidden else self.made(_seen_code(key, seat))
             if len(self.by_viewer) > self.limit:
                 self.by_viewer.clear()
             self.by_viewer[key << 2 | seat] = found
@@ -927,7 +929,9 @@ class Seer:
                 setters[0](found, self.kinds[PASS])
                 setters[1](found, ~code & 3)
                 setters[2](found, ~code >> 2)
-                setters[3](found, frozen_cards(0, self.deck, self.frozen))
+                # An empty set of its own: shared with the moves that hold no card (WAIT), how many refer to
+                # it would tell an in-process bot how often other seats were asked about a molodka (R14).
+                setters[3](found, frozenset())
             else:
                 mask = code >> 5
                 setters[0](found, self.kinds[code >> 2 & 7])
@@ -943,11 +947,7 @@ class Seer:
         """What ``seat`` sees of a finished trick, a :data:`TRICKS` entry ``(keys, winner)``."""
         keys: tuple[int, ...] = trick[0]
         winner: int = trick[1]
-        codes: list[int] = []
-        for key in keys:
-            codes.append(
-                key if key >> 2 & 7 != PASS or key & 3 == seat else -1 - ((key >> 5).bit_count() << 2 | key & 3)
-            )
+        codes = [_seen_code(key, seat) for key in keys]
         codes.append(winner)
         known = tuple(codes)
         found = self.tricks.get(known)
@@ -955,7 +955,7 @@ class Seer:
             found = self.new_trick()
             self.trick_setters[0](found, tuple([self.made(code) for code in codes[:-1]]))
             self.trick_setters[1](found, winner)
-            if len(self.tricks) > self.limit:
+            if len(self.tricks) > self.parts_limit:  # most tricks are new: a big table would mostly hold garbage
                 self.tricks.clear()
             self.tricks[known] = found
         return found
@@ -970,28 +970,13 @@ class Seer:
 
     def history(self, log: Any, seat: int) -> tuple[Any, ...]:
         """What ``seat`` sees of a :data:`LOG`, oldest first, continued from the longest part it saw before."""
-        last = self.last[seat]
-        node = log
-        steps = 0
-        # The usual case: the seat's last view was of this game a few moves ago (a referee asks at every
-        # decision), found by identity alone; else by the table of earlier ones, node by node.
-        while node is not None and node is not last[0] and steps < 8:
-            node = node[1]
-            steps += 1
-        if node is not None and node is last[0]:
-            history: tuple[Any, ...] = last[1]
-            stop = node
-            if stop is log:
-                return history
-        else:
-            history = ()
-            stop = None
+        history: tuple[Any, ...] = ()
         known = self.histories
         by_viewer = self.by_viewer
         dropped = self.dropped
         end = log
         new: list[Any] = []
-        while log is not stop:
+        while log is not None:
             found = known.get(id(log) << 2 | seat)
             if found is not None and found[0] is log:
                 history = found[1]
@@ -1001,10 +986,10 @@ class Seer:
             move = by_viewer.get(key << 2 | seat) or self.move(key, seat)
             if move is not dropped:
                 new.append(move)
-        if new:
-            new.reverse()
-            history += tuple(new)
-        self.last[seat] = (end, history)
+        if not new:
+            return history
+        new.reverse()
+        history += tuple(new)
         if len(known) > self.parts_limit:
             known.clear()
         known[id(end) << 2 | seat] = (end, history)

@@ -298,7 +298,7 @@ def _trump_index(trump: Suit) -> int:
 # --- between cards and the kernel's masks -----------------------------------
 
 
-#: The frozensets :func:`cards_of` made, by mask (package-internal: goat.view makes hands from it too).
+#: The frozensets :func:`cards_of` made, by mask (package-internal: goat.view's hands and face-up plays are these too).
 frozen_by_mask: dict[int, frozenset[Card]] = {}
 
 

@@ -18,7 +18,7 @@ any sign that another seat was asked about a molodka and waited.
 from __future__ import annotations
 
 from functools import partial
-from typing import Final
+from typing import Any, Final
 
 import attrs
 
@@ -162,21 +162,34 @@ class PlayerView:
 
 #: Stands for a move a viewer does not see at all; never in a view.
 _DROPPED: Final = SeenMove(MoveKind.WAIT, -1, 0, frozenset())
-_LIMIT = 200_000  # entries per table of seen values: bounded memory for long simulations
-_PARTS_LIMIT = 4096  # a seat's last history and tricks: a few dozen games at a time (each keeps its game alive)
+_LIMIT = 200_000  # entries per table of seen moves: bounded memory for long simulations
+_PARTS_LIMIT = 4096  # seen tricks, and the seats' histories and runs of tricks: a few dozen games at a time
 _new = object.__new__
+
+
+def _setters(cls: type, names: tuple[str, ...]) -> tuple[Any, ...]:
+    """The slots' own setters of ``cls``'s fields, in the order the kernel's Seer sets them by position: a
+    field added, removed or moved is an error here, at import, not a view with its values in the wrong
+    fields."""
+    fields = tuple(field.name for field in attrs.fields(cls))
+    if fields != names:  # a change to a class without a change to the Seer
+        raise RuntimeError(f"the Seer sets {cls.__name__}'s fields as {names}, but they are {fields}")
+    return tuple(cls.__dict__[name].__set__ for name in names)
+
+
+_VIEW_FIELDS: Final = ("seat", "hand", "trump_card", "dealer", "leader", "to_play", "stock_size", "hand_sizes")
 # The seer makes views, seen moves and seen tricks without attrs' __init__ (which would be a third of the
 # cost of a view), by the slots' own setters.
 _SEER: Final = Seer(
     partial(_new, PlayerView),
-    tuple(PlayerView.__dict__[field.name].__set__ for field in attrs.fields(PlayerView)),
+    _setters(PlayerView, (*_VIEW_FIELDS, "table", "tricks", "history", "defeat", "legal_moves")),
     DECK,
     frozen_by_mask,
     partial(_new, SeenMove),
-    tuple(SeenMove.__dict__[field.name].__set__ for field in attrs.fields(SeenMove)),
-    tuple(MoveKind),
+    _setters(SeenMove, ("kind", "seat", "size", "cards")),
+    tuple(MoveKind),  # by kind code (goat._kernel: LEAD, BEAT, PASS, MOLODKA, WAIT)
     partial(_new, SeenTrick),
-    tuple(SeenTrick.__dict__[field.name].__set__ for field in attrs.fields(SeenTrick)),
+    _setters(SeenTrick, ("plays", "winner")),
     _DROPPED,
     _LIMIT,
     _PARTS_LIMIT,

@@ -6,6 +6,7 @@ import random
 import sys
 from collections.abc import Iterator
 
+import attrs
 import pytest
 
 import goat
@@ -152,6 +153,27 @@ def test_r14_r23_the_next_holder_cannot_tell_that_another_waited() -> None:
     only_seat_0 = game(["6C 7C 8C 9C", "JD QD 6S 7S", "KH AH 8S AD", "6H 7H 8H 9S"], trump_card="AS", dealer=0)
     assert waited.to_move == only_seat_0.to_move == 0
     assert goat.view(waited, 0) == goat.view(only_seat_0, 0)
+
+
+def test_r14_r23_a_face_down_pass_shares_no_object_with_the_moves_that_hold_no_card() -> None:
+    # Every WAIT holds the empty set of cards.  Were another seat's face-down pass to hold that very object, how
+    # many refer to it would tell an in-process bot how often seats were asked about a molodka (R14).
+    state = run(game(["9H 10C QS 7S", "10H 9D JS 6C", "KH AH 8S 6D", "7H 8D KC AC"], trump_card="AD"), "0 lead QS")
+    state = run(state, "1 pass 10H")
+    hidden = goat.view(state, 0).table[1]
+    assert hidden.hidden and hidden.cards == frozenset()
+    assert hidden.cards is not goat.Move.from_str("3 wait").cards
+    assert hidden.cards is not goat.SeenMove.from_str("2 wait").cards
+
+
+def test_the_seer_refuses_setters_for_fields_it_does_not_set_in_that_order() -> None:
+    view_module = sys.modules["goat.view"]
+    names = tuple(field.name for field in attrs.fields(PlayerView))
+    assert len(view_module._setters(PlayerView, names)) == 13
+    with pytest.raises(RuntimeError, match="PlayerView's fields"):
+        view_module._setters(PlayerView, (names[1], names[0], *names[2:]))
+    with pytest.raises(RuntimeError, match="SeenTrick's fields"):
+        view_module._setters(goat.SeenTrick, ("plays",))
 
 
 def test_views_asked_in_any_order_are_the_views_made_afresh() -> None:

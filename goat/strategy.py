@@ -311,24 +311,25 @@ def entry_point(name: str) -> metadata.EntryPoint:
     return entry
 
 
-# An import path as an entry point's value writes it: ``package.module:attr.attr`` (no extras: ``[`` starts a
-# spec's options).  Read here without importlib.metadata, which costs a sealed bot's process about 30 ms to
-# import: the arena starts a plugin's sealed bots by the import path its discovery found.
-_IMPORT_PATH = re.compile(r"([A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*):([A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*)")
+# An import path as an entry point's value writes it, ``package.module:attr.attr`` (any identifiers, spaces
+# around the colon), without extras: ``[`` starts a spec's options.  Read here without importlib.metadata, which
+# costs a sealed bot's process about 30 ms to import: the arena starts a plugin's sealed bots by the import path
+# its discovery found.
 
 
 def _load_path(path: str) -> Callable[..., Any]:
     """The factory at ``path`` (``package.module:factory``), imported as an entry point would import it."""
     what = f"the factory {path!r}"
-    match = _IMPORT_PATH.fullmatch(path.strip())
-    if match is None:
-        raise StrategyLoadError(f"{what} is not an import path such as 'package.module:factory'")
+    module, _, attribute = (part.strip() for part in path.partition(":"))
+    names = [*module.split("."), *attribute.split(".")]
+    if not all(name.isidentifier() for name in names):
+        raise StrategyNameError(f"{what} is not an import path such as 'package.module:factory'")
     import importlib
 
     try:
-        found: Any = importlib.import_module(match[1])
-        for part in match[2].split("."):
-            found = getattr(found, part)
+        found: Any = importlib.import_module(module)
+        for name in attribute.split("."):
+            found = getattr(found, name)
     except (Exception, SystemExit) as error:  # a plugin that calls sys.exit() on import is broken too
         raise StrategyLoadError(f"{what} failed to import: {type(error).__name__}: {error}") from error
     if not callable(found):

@@ -544,7 +544,25 @@ class Tamperer:
             signal.signal(signal.SIGALRM, lambda *_: 1 / 0)
             signal.setitimer(signal.ITIMER_REAL, 0.001, 0.001)
             return legal[0]
+        if self.how == "hidden-recursion":  # and the check's own functions replaced, to hide it
+            sys.setrecursionlimit(60)
+            sys.getrecursionlimit = lambda: Liar()  # type: ignore[assignment]
+            return legal[0]
+        if self.how == "hidden-alarm":
+            signal.setitimer(signal.ITIMER_REAL, 0.3)
+            signal.getitimer = lambda which: (0.0, 0.0)
+            signal.getsignal = lambda signum: signal.SIG_DFL
+            return legal[0]
         raise AssertionError(self.how)
+
+
+class Liar:
+    """Equal to everything."""
+
+    def __eq__(self, other: object) -> bool:
+        return True
+
+    __hash__ = object.__hash__
 
 
 @pytest.mark.parametrize(
@@ -562,9 +580,17 @@ class Tamperer:
         ("hook-moves", "tamper"),
         ("recursion", "tamper"),
         ("alarm", "tamper"),
+        ("hidden-recursion", "tamper"),
+        ("hidden-alarm", "tamper"),
     ],
 )
-def test_a_bot_that_changes_shared_objects_or_settings_is_caught_and_they_are_put_back(how: str, kind: str) -> None:
+def test_a_bot_that_changes_shared_objects_or_settings_is_caught_and_they_are_put_back(
+    how: str, kind: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # (the functions a hiding bot replaces are put back after the test: the guard reads the settings through its
+    # own references to them, and does not watch the modules' attributes)
+    for module, name in ((sys, "getrecursionlimit"), (signal, "getitimer"), (signal, "getsignal")):
+        monkeypatch.setattr(module, name, getattr(module, name))
     limit = sys.getrecursionlimit()
     state = goat.new_game(seed=4)
     seen = goat.view(state, state.to_move)  # type: ignore[arg-type]
@@ -572,10 +598,11 @@ def test_a_bot_that_changes_shared_objects_or_settings_is_caught_and_they_are_pu
     played = arena.play_match([Tamperer(how), *bots("random", "random", "random")], seed=4)
     assert played.faults[0].seat == 0 and played.faults[0].kind == kind
     assert [(m._key, m.mask, m.cards) for m in goat.legal_moves(state)] == keys  # the engine's moves are intact
-    assert [str(c) for c in goat.DECK][:2] == ["6C", "7C"] and sys.getrecursionlimit() == limit
+    assert [str(c) for c in goat.DECK][:2] == ["6C", "7C"]
     assert all(type(m) is Move for m in goat.legal_moves(state))
     assert all(object.__getattribute__(m, "__class__") is Move for m in goat.legal_moves(state))
-    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    monkeypatch.undo()
+    assert sys.getrecursionlimit() == limit and signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
     for game in played.games:
         assert records.loads(records.dumps(game)) == game  # every record replays
     assert seen.legal_moves[0] in goat.legal_moves(state)

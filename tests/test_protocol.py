@@ -113,6 +113,42 @@ def test_a_view_of_new_tuples_of_the_same_plays_and_tricks_is_written_whole() ->
     assert protocol.notation_list(seen.legal_moves) == protocol.notation_list((*seen.legal_moves,))
 
 
+def test_a_view_made_by_hand_is_written_as_json_would_write_it() -> None:
+    # Found by a hostile review: True as a seat or a winner was written "True" (not JSON), a trick whose plays are
+    # a list was written as it was the first time, and a hand was found by equality (so a card that lies in its
+    # __eq__ got another hand's text).
+    import attrs
+
+    state = goat.new_game(seed=4)
+    rng = random.Random(4)
+    while len(state.tricks) < 2:
+        state = goat.play(state, rng.choice(goat.legal_moves(state)))
+    seen = goat.view(state, 1)
+    plays = list(seen.tricks[0].plays)
+    trick = goat.SeenTrick(plays, seen.tricks[0].winner)  # type: ignore[arg-type]
+
+    class Liar(goat.Card):
+        def __eq__(self, other: object) -> bool:
+            return True
+
+        def __hash__(self) -> int:
+            return hash(goat.DECK[0])
+
+    views = [
+        attrs.evolve(seen, seat=True),
+        attrs.evolve(seen, to_play=True, hand_sizes=[1, 2, 3, 4], defeat=(0, 1.0)),
+        attrs.evolve(seen, tricks=(goat.SeenTrick(seen.tricks[0].plays, True),)),
+        attrs.evolve(seen, tricks=(trick,)),
+        attrs.evolve(seen, hand=frozenset({goat.DECK[0]})),
+        attrs.evolve(seen, hand=frozenset({Liar(goat.Rank.ACE, goat.Suit.SPADES)})),
+    ]
+    for view in views:
+        assert json.loads(protocol.view_text(view)) == protocol.view_to_json(view)
+    plays.pop()
+    assert json.loads(protocol.view_text(views[3])) == protocol.view_to_json(views[3])
+    assert json.loads(protocol.view_text(views[5]))["hand"] == ["AS"]
+
+
 # The edges of every range a view has (seats 0-3, sizes 0-4, stock 0-20), the look-alikes of an int, and text
 # that is a card, a play, or neither.
 _EDGES: list[object] = [None, True, False, -1, 0, 1, 3, 4, 5, 19, 20, 21, 1.0, "1", "6C", "10H", "1 lead 6C"]

@@ -230,6 +230,20 @@ def test_a_factory_by_import_path_loads_without_discovering_plugins() -> None:
     assert done.stdout.strip() == "True []"
 
 
+def test_an_import_path_may_have_any_identifiers_and_spaces_around_its_colon(fake_distribution: Any) -> None:
+    # As an entry point's value may: a plugin whose module is named in Cyrillic plays, in-process and sealed.
+    from goat.strategy import import_path_spec
+
+    code = (
+        "class B:\n    def choose(self, view, legal):\n        return legal[-1]\n"
+        "def фабрика(*, seed=None):\n    return B()\n"
+    )
+    fake_distribution("goat-bot-uni", {"uni": "ботик:фабрика"}, code={"ботик.py": code})
+    for name in ("uni", "ботик:фабрика", " ботик : фабрика ", import_path_spec("uni")):
+        assert goat.load_strategy(name).choose(None, (1, 2)) == 2  # type: ignore[arg-type]
+    assert import_path_spec("uni[x=1]") == "ботик:фабрика[x=1]"
+
+
 @pytest.mark.parametrize(
     ("path", "said"),
     [
@@ -243,5 +257,16 @@ def test_a_factory_by_import_path_loads_without_discovering_plugins() -> None:
     ],
 )
 def test_a_bad_import_path_is_refused_naming_it(path: str, said: str) -> None:
-    with pytest.raises(StrategyLoadError, match=re.escape(f"the factory {path!r}") + ".*" + re.escape(said)):
+    with pytest.raises(StrategyLoadError, match=re.escape(f"the factory {path!r}") + ".*" + re.escape(said)) as raised:
         goat.load_strategy(path)
+    assert isinstance(raised.value, ValueError) == (said == "is not an import path")  # a text that cannot be read
+
+
+def test_a_sealed_plugin_that_fails_says_so_by_its_name_and_distribution(fake_distribution: Any) -> None:
+    # Started by its import path, the bot's process says what failed as loading it by its name would.
+    from goat.arena import protocol
+    from goat.strategy import import_path_spec
+
+    fake_distribution("goat-bot-broken", {"broken": "broken_bot:factory"}, version="0.3", code={"broken_bot.py": "1/0"})
+    with pytest.raises(StrategyLoadError, match=r"'broken' from goat-bot-broken 0\.3.*ZeroDivisionError"):
+        protocol._load(import_path_spec("broken"), "broken", 0)

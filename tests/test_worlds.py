@@ -575,3 +575,17 @@ def test_a_molodka_holder_not_asked_yet_knows_a_holder_ahead_of_it_is_deciding()
         assert len({card.suit for card in world.hands[world.to_move]}) == 1
         again = goat.view(world, 0)
         assert (again.legal_moves, again.hand, again.to_play) == ((), seen.hand, 1)
+
+
+def test_a_world_with_its_history_asked_for_by_any_true_value_has_it() -> None:
+    # Found by a hostile review: the compiled kernel took only a bool, and said so in a TypeError.
+    from goat.bots.worlds import WorldSampler
+
+    state = goat.new_game(seed=5)
+    for _ in range(9):
+        state = goat.play(state, goat.legal_moves(state)[0])
+    sampler = WorldSampler(goat.view(state, state.to_move))  # type: ignore[arg-type]
+    for flag in (True, 1, "yes"):
+        assert sampler.position(random.Random(1), history=flag) == sampler.position(random.Random(1), history=True)
+    for flag in (False, 0, None):
+        assert sampler.position(random.Random(1), history=flag) == sampler.position(random.Random(1), history=False)

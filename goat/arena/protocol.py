@@ -174,8 +174,15 @@ def _trick_text(trick: SeenTrick) -> str:
     entry = _TRICK_TEXT.get(id(trick))
     if entry is not None and entry[0] is trick:
         return entry[1]
-    text = f'{{"plays":{_texts([_play_text(move) for move in trick.plays])},"winner":{trick.winner}}}'
+    plays = trick.plays
+    if plays.__class__ is not tuple or trick.winner.__class__ is not int:  # made by hand: written as it is now
+        return _compact({"plays": [_play_text(move) for move in plays], "winner": trick.winner})
+    text = f'{{"plays":{_texts([_play_text(move) for move in plays])},"winner":{trick.winner}}}'
     return _keep(_TRICK_TEXT, id(trick), (trick, text))[1]
+
+
+def _compact(data: object) -> str:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
 def _quoted_play(move: SeenMove) -> str:
@@ -208,23 +215,34 @@ def _list_text(last_written: dict[int, tuple[tuple[Any, ...], str]], seat: int, 
     return text
 
 
-# A hand's text, by the frozenset (views share them: see goat.view), so that it is sorted once.
-_HAND_TEXT: dict[frozenset[Card], str] = {}
+# A hand's text, by the frozenset object (views share them: see goat.view), so that it is sorted once; an entry
+# holds the set, so that its id cannot be reused meanwhile.
+_HAND_TEXT: dict[int, tuple[frozenset[Card], str]] = {}
 
 
 def _hand_text(hand: frozenset[Card]) -> str:
     if hand.__class__ is not frozenset:  # a view made by hand: written as it is
         return _texts(_cards(hand))
-    text = _HAND_TEXT.get(hand)
-    if text is None:
-        text = _keep(_HAND_TEXT, hand, _texts(_cards(hand)))
-    return text
+    entry = _HAND_TEXT.get(id(hand))
+    if entry is not None and entry[0] is hand:
+        return entry[1]
+    return _keep(_HAND_TEXT, id(hand), (hand, _texts(_cards(hand))))[1]
 
 
 def view_text(view: PlayerView) -> str:
     """The VIEW as compact JSON text: ``json.dumps(view_to_json(view))`` with compact separators, built faster."""
     to_play = "null" if view.to_play is None else view.to_play
     seat = view.seat
+    sizes, defeat = view.hand_sizes, view.defeat
+    if not (
+        seat.__class__ is view.dealer.__class__ is view.leader.__class__ is view.stock_size.__class__ is int
+        and (to_play == "null" or to_play.__class__ is int)
+        and sizes.__class__ is tuple
+        and tuple(map(type, sizes)) == _FOUR_INTS
+        and defeat.__class__ is tuple
+        and tuple(map(type, defeat)) == _TWO_INTS
+    ):  # a view made by hand (True as a seat, a list of sizes): its numbers written as JSON writes them
+        return _compact(view_to_json(view))
     return (
         f'{{"seat":{seat},"hand":{_hand_text(view.hand)},"trump_card":"{_CARD_TEXT[view.trump_card.index]}",'
         f'"trump":"{view.trump_card.suit.value}","dealer":{view.dealer},"leader":{view.leader},"to_play":{to_play},'
@@ -454,6 +472,7 @@ def _quick_view(data: dict[str, Any]) -> PlayerView | None:
 
 
 _FOUR_INTS: Final = (int, int, int, int)
+_TWO_INTS: Final = (int, int)
 
 
 def view_from_json(data: object) -> PlayerView:
@@ -649,10 +668,25 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
-    spec = args[0]
+    spec, name = args[0], args[-1]
     try:
-        load_strategy(spec, seed=0)  # fail at once, before any message, on a name that cannot be loaded
+        _load(spec, name, 0)  # fail at once, before any message, on a name that cannot be loaded
     except GoatError as error:
         print(f"goat bot: {error}", file=sys.stderr)
         return 2
-    return serve(lambda seed: load_strategy(spec, seed=seed), name=args[-1])
+    return serve(lambda seed: _load(spec, name, seed), name=name)
+
+
+def _load(spec: str, name: str, seed: int | None) -> Strategy:
+    """The strategy of ``spec``; if it fails and the bot was asked for by another ``name`` (a plugin started by
+    its import path), the error of loading it by that name, which names the plugin and its distribution."""
+    try:
+        return load_strategy(spec, seed=seed)
+    except GoatError:
+        if name == spec:
+            raise
+        try:
+            load_strategy(name, seed=seed)  # only to say what failed as the plugin's name says it
+        except GoatError as named:
+            raise named from None
+        raise

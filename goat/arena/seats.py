@@ -107,6 +107,21 @@ def _from_a_bot(pid: int) -> bool:
     return False
 
 
+# The functions of sys, signal and threading that the guard and the watcher call, bound at import: a bot's code
+# can replace a module's attribute (``sys.getrecursionlimit = lambda: liar``), never these names.
+_getrecursionlimit: Final = sys.getrecursionlimit
+_setrecursionlimit: Final = sys.setrecursionlimit
+_set_handler: Final = signal.signal
+_handler_of: Final = signal.getsignal
+_current_thread: Final = threading.current_thread
+_main_thread: Final = threading.main_thread
+_getitimer: Final[Any] = getattr(signal, "getitimer", None)
+_setitimer: Final[Any] = getattr(signal, "setitimer", None)
+_sigwaitinfo: Final[Any] = getattr(signal, "sigwaitinfo", None)
+_pthread_kill: Final[Any] = getattr(signal, "pthread_kill", None)
+_pthread_sigmask: Final[Any] = getattr(signal, "pthread_sigmask", None)
+
+
 @contextmanager
 def watching_interrupts() -> Iterator[None]:
     """Count the real SIGINTs while bots play, so that one a bot raises or sends is its own business.
@@ -116,10 +131,10 @@ def watching_interrupts() -> Iterator[None]:
     bot calling ``os.kill``) is ignored.  Elsewhere every SIGINT counts as real.  Only the main thread
     receives signals; in other threads any ``KeyboardInterrupt`` comes from a bot.
     """
-    if threading.current_thread() is not threading.main_thread():
+    if _current_thread() is not _main_thread():
         yield
         return
-    previous = signal.getsignal(signal.SIGINT)
+    previous = _handler_of(signal.SIGINT)
 
     def handler(signum: int, frame: Any) -> None:  # a SIGINT that reached Python without the watcher
         _INTERRUPTS[0] += 1
@@ -128,11 +143,11 @@ def watching_interrupts() -> Iterator[None]:
         elif previous != signal.SIG_IGN:
             raise KeyboardInterrupt
 
-    signal.signal(signal.SIGINT, handler)
+    _set_handler(signal.SIGINT, handler)
     watched = sys.platform.startswith("linux") and previous != signal.SIG_IGN and _WATCHING[0] == 0
     if watched:
-        previous_usr2 = signal.signal(signal.SIGUSR2, _wake)
-        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        previous_usr2 = _set_handler(signal.SIGUSR2, _wake)
+        blocked = _pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         _ensure_watcher()
         _WATCHING[0] += 1
     try:
@@ -140,9 +155,9 @@ def watching_interrupts() -> Iterator[None]:
     finally:
         if watched:
             _WATCHING[0] -= 1
-            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
-            signal.signal(signal.SIGUSR2, previous_usr2)
-        signal.signal(signal.SIGINT, previous)
+            _pthread_sigmask(signal.SIG_SETMASK, blocked)
+            _set_handler(signal.SIGUSR2, previous_usr2)
+        _set_handler(signal.SIGINT, previous)
 
 
 # The watching thread lives as long as the process, waiting for SIGINT (blocked in the main thread while a
@@ -163,20 +178,20 @@ def _wake(signum: int, frame: Any) -> None:
 def _ensure_watcher() -> None:
     if _WATCHER and _WATCHER[0].is_alive():
         return
-    main = threading.main_thread().ident
+    main = _main_thread().ident
     assert main is not None
 
     def watch() -> None:
         while True:
-            info = signal.sigwaitinfo({signal.SIGINT})
+            info = _sigwaitinfo({signal.SIGINT})
             if _WATCHING[0] == 0:
-                signal.pthread_kill(main, signal.SIGINT)  # as if it had gone to the main thread
+                _pthread_kill(main, signal.SIGINT)  # as if it had gone to the main thread
                 continue
             if info.si_code == getattr(os, "SI_USER", 0) and _from_a_bot(info.si_pid):
                 continue  # a bot's own SIGINT
             _INTERRUPTS[0] += 1
             _REAL[0] = True
-            signal.pthread_kill(main, signal.SIGUSR2)
+            _pthread_kill(main, signal.SIGUSR2)
 
     thread = threading.Thread(target=watch, name="goat-sigint", daemon=True)
     thread.start()  # started while SIGINT is blocked in this thread: the watcher inherits the block
@@ -227,7 +242,7 @@ class _Guard:
                 self.values = values
         if self.values is None:  # an object not as goat made it already (changed outside any guarded call)
             self.saved = [(target, cls, _fields_of(target, cls)) for target, cls in zip(objects, expected, strict=True)]
-        self.main = threading.current_thread() is threading.main_thread()
+        self.main = _current_thread() is _main_thread()
         self.settings = _settings(self.main)
 
     def restore(self) -> list[str]:
@@ -349,15 +364,15 @@ def _settings(main: bool) -> tuple[Any, ...]:
     """The values of :data:`_SETTINGS`; the signal handlers and the timer only in the main thread."""
     if main and _ALARMS:
         return (
-            sys.getrecursionlimit(),
+            _getrecursionlimit(),
             sys.stdout,
             sys.stderr,
             sys.stdin,
             _getsignal(signal.SIGALRM),
             _getsignal(signal.SIGTERM),
-            signal.getitimer(signal.ITIMER_REAL) != (0.0, 0.0),
+            _getitimer(signal.ITIMER_REAL) != (0.0, 0.0),
         )
-    return (sys.getrecursionlimit(), sys.stdout, sys.stderr, sys.stdin)
+    return (_getrecursionlimit(), sys.stdout, sys.stderr, sys.stdin)
 
 
 def _moved(before: tuple[Any, ...], now: tuple[Any, ...]) -> list[str]:
@@ -368,13 +383,13 @@ def _moved(before: tuple[Any, ...], now: tuple[Any, ...]) -> list[str]:
 
 
 def _put_settings(settings: tuple[Any, ...], main: bool) -> None:
-    sys.setrecursionlimit(settings[0])
+    _setrecursionlimit(settings[0])
     sys.stdout, sys.stderr, sys.stdin = settings[1], settings[2], settings[3]
     if main and _ALARMS:
         if not settings[6]:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, settings[4])
-        signal.signal(signal.SIGTERM, settings[5])
+            _setitimer(signal.ITIMER_REAL, 0)
+        _set_handler(signal.SIGALRM, settings[4])
+        _set_handler(signal.SIGTERM, settings[5])
 
 
 # --- the seats ----------------------------------------------------------------------------------
@@ -403,7 +418,7 @@ class InProcessSeat:
         before = interrupts_seen()
         bot = self.bot
 
-        limit = sys.getrecursionlimit()
+        limit = _getrecursionlimit()
         moved: list[str] = []
 
         def call() -> tuple[bool, Any]:
@@ -412,15 +427,15 @@ class InProcessSeat:
                 method = getattr(bot, what, None)
                 return (True, None if method is None else method(*args))
             except BaseException as error:  # SystemExit, GeneratorExit, a bot's KeyboardInterrupt …
-                if sys.getrecursionlimit() != limit:  # before anything else: a bot may have left too little room
-                    sys.setrecursionlimit(limit)
+                if _getrecursionlimit() != limit:  # before anything else: a bot may have left too little room
+                    _setrecursionlimit(limit)
                     moved.append("the process's recursion limit")
                 if is_real_interrupt(error, before):
                     raise
                 return (False, describe_error(error))
             finally:
-                if sys.getrecursionlimit() != limit:
-                    sys.setrecursionlimit(limit)
+                if _getrecursionlimit() != limit:
+                    _setrecursionlimit(limit)
                     moved.append("the process's recursion limit")
 
         try:
@@ -442,8 +457,8 @@ class InProcessSeat:
         answers: queue.Queue[tuple[bool, Any]] = queue.Queue(maxsize=1)
 
         def run() -> None:
-            if hasattr(signal, "pthread_sigmask"):  # the operator's Ctrl-C is the main thread's, never a bot's
-                signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+            if _pthread_sigmask is not None:  # the operator's Ctrl-C is the main thread's, never a bot's
+                _pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
             try:
                 answers.put(call())
             except BaseException:  # only a real interrupt gets here, and it is the main thread's to handle

@@ -721,7 +721,7 @@ class WorldSampler:
         # Of a view whose seat does not decide, the drawn decider is counted after the seat itself when the
         # molodka round has reached it (see _asking).
         after_me = bool(self._round and not self._round[1])
-        return world_of(self._shape, contents, self._log_base, history, extra, after_me)
+        return world_of(self._shape, contents, self._log_base, bool(history), extra, after_me)
 
 
 def _waits(core: Any, seat: int, me: int) -> Any:

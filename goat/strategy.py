@@ -281,10 +281,21 @@ def strategy_factory(name: str) -> Callable[..., Any]:
     if ":" in name:
         return _load_path(name)
     entry = entry_point(name)
+    described = plugin_description(name)
+    assert described is not None  # entry_point found its one claim
+    return _load_entry(entry, described)
+
+
+def plugin_description(name: str) -> str | None:
+    """How errors name the installed plugin ``name``: ``"the strategy plugin 'greedy' from goat-cards 1.0
+    (goat.bots.greedy:factory)"``; ``None`` if no plugin, or more than one, claims it.  Imports nothing."""
     # The claim discovery already made: reading a distribution's name and version again parses its METADATA
     # file, which cost a tournament 70% of its time outside play when every match loaded four bots.
-    (info,) = _discovered().claims[name]
-    return _load_entry(entry, f"the strategy plugin {name!r} from {info.distribution} {info.version} ({info.target})")
+    claims = _discovered().claims.get(name, ())
+    if len(claims) != 1:
+        return None
+    (info,) = claims
+    return f"the strategy plugin {name!r} from {info.distribution} {info.version} ({info.target})"
 
 
 def entry_point(name: str) -> metadata.EntryPoint:

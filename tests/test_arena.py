@@ -350,6 +350,37 @@ def test_a_real_ctrl_c_still_stops_the_match() -> None:
     assert time.perf_counter() - started < 2.5
 
 
+class EqualToAll:
+    def __eq__(self, other: object) -> bool:
+        return True
+
+    __hash__ = object.__hash__
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="tells the sender of a signal on Linux only")
+def test_a_real_ctrl_c_stops_the_match_though_a_bot_replaced_what_tells_who_sent_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Found by a hostile review: with os.getpid replaced by an object equal to every pid, every SIGINT looked
+    # like one of the bots' own, and the person's Ctrl-C was swallowed.
+    monkeypatch.setattr(os, "getpid", os.getpid)
+    monkeypatch.setattr(os, "SI_USER", 0, raising=False)  # (not in os on Linux: the bot adds it)
+
+    class Interrupted:
+        def choose(self, view: PlayerView, legal: tuple[Move, ...]) -> Move:
+            me = os.getpid()
+            os.getpid = EqualToAll  # type: ignore[assignment]
+            os.SI_USER = 0x80  # type: ignore[attr-defined]
+            subprocess.run(["sh", "-c", f"(sleep 0.2; kill -INT {me}) >/dev/null 2>&1 &"], check=True)
+            time.sleep(3)
+            return legal[0]
+
+    started = time.perf_counter()
+    with pytest.raises(KeyboardInterrupt):
+        arena.play_match([Interrupted(), *bots("random", "random", "random")], seed=1)
+    assert time.perf_counter() - started < 2.5
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="tells the sender of a signal on Linux only")
 def test_a_sigint_a_bot_sends_does_not_stop_the_match() -> None:
     class Sender:
@@ -553,6 +584,16 @@ class Tamperer:
             signal.getitimer = lambda which: (0.0, 0.0)
             signal.getsignal = lambda signum: signal.SIG_DFL
             return legal[0]
+        if self.how == "renamed-signals":  # the constants the check reads pointed elsewhere
+            signal.signal(signal.SIGALRM, lambda *_: 1 / 0)
+            signal.setitimer(signal.ITIMER_REAL, 0.05, 0.05)
+            signal.SIGALRM = signal.SIGUSR1
+            signal.ITIMER_REAL = signal.ITIMER_PROF
+            return legal[0]
+        if self.how == "deleted-settings":
+            del sys.stdout
+            del signal.SIGALRM
+            return legal[0]
         raise AssertionError(self.how)
 
 
@@ -582,6 +623,8 @@ class Liar:
         ("alarm", "tamper"),
         ("hidden-recursion", "tamper"),
         ("hidden-alarm", "tamper"),
+        ("renamed-signals", "tamper"),
+        ("deleted-settings", "tamper"),
     ],
 )
 def test_a_bot_that_changes_shared_objects_or_settings_is_caught_and_they_are_put_back(
@@ -589,8 +632,15 @@ def test_a_bot_that_changes_shared_objects_or_settings_is_caught_and_they_are_pu
 ) -> None:
     # (the functions a hiding bot replaces are put back after the test: the guard reads the settings through its
     # own references to them, and does not watch the modules' attributes)
-    for module, name in ((sys, "getrecursionlimit"), (signal, "getitimer"), (signal, "getsignal")):
+    for module, name in (
+        (sys, "getrecursionlimit"),
+        (signal, "getitimer"),
+        (signal, "getsignal"),
+        (signal, "SIGALRM"),
+        (signal, "ITIMER_REAL"),
+    ):
         monkeypatch.setattr(module, name, getattr(module, name))
+    handlers = {number: signal.getsignal(number) for number in (signal.SIGALRM, signal.SIGUSR1)}
     limit = sys.getrecursionlimit()
     state = goat.new_game(seed=4)
     seen = goat.view(state, state.to_move)  # type: ignore[arg-type]
@@ -603,6 +653,7 @@ def test_a_bot_that_changes_shared_objects_or_settings_is_caught_and_they_are_pu
     assert all(object.__getattribute__(m, "__class__") is Move for m in goat.legal_moves(state))
     monkeypatch.undo()
     assert sys.getrecursionlimit() == limit and signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    assert {number: signal.getsignal(number) for number in handlers} == handlers
     for game in played.games:
         assert records.loads(records.dumps(game)) == game  # every record replays
     assert seen.legal_moves[0] in goat.legal_moves(state)

@@ -142,6 +142,30 @@ def test_a_view_made_by_hand_is_written_as_json_would_write_it() -> None:
         attrs.evolve(seen, hand=frozenset({goat.DECK[0]})),
         attrs.evolve(seen, hand=frozenset({Liar(goat.Rank.ACE, goat.Suit.SPADES)})),
     ]
+
+    class Two(int):  # an int that says it is one, and writes itself otherwise
+        @property  # type: ignore[misc]
+        def __class__(self) -> type:
+            return int
+
+        def __str__(self) -> str:
+            return "oops"
+
+        def __eq__(self, other: object) -> bool:
+            return True
+
+        __hash__ = int.__hash__
+
+    class Quoted(goat.SeenMove):
+        def __str__(self) -> str:
+            return 'a "quoted" play'
+
+    odd = Quoted(seen.history[0].kind, seen.history[0].seat, seen.history[0].size, seen.history[0].cards)
+    views += [
+        attrs.evolve(seen, seat=Two(2), stock_size=Two(3), to_play=Two(2)),
+        attrs.evolve(seen, tricks=(goat.SeenTrick(seen.tricks[0].plays, Two(1)),)),
+        attrs.evolve(seen, table=(odd,), history=(*seen.history, odd)),
+    ]
     for view in views:
         assert json.loads(protocol.view_text(view)) == protocol.view_to_json(view)
     plays.pop()

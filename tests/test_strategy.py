@@ -262,11 +262,19 @@ def test_a_bad_import_path_is_refused_naming_it(path: str, said: str) -> None:
     assert isinstance(raised.value, ValueError) == (said == "is not an import path")  # a text that cannot be read
 
 
-def test_a_sealed_plugin_that_fails_says_so_by_its_name_and_distribution(fake_distribution: Any) -> None:
+def test_a_sealed_plugin_that_fails_says_so_by_its_name_and_distribution(fake_distribution: Any, tmp_path: Any) -> None:
     # Started by its import path, the bot's process says what failed as loading it by its name would.
     from goat.arena import protocol
     from goat.strategy import import_path_spec
 
-    fake_distribution("goat-bot-broken", {"broken": "broken_bot:factory"}, version="0.3", code={"broken_bot.py": "1/0"})
+    runs = tmp_path / "runs.txt"
+    code = f"with open({str(runs)!r}, 'a') as runs:\n    runs.write('ran\\n')\n1/0\n"
+    fake_distribution("goat-bot-broken", {"broken": "broken_bot:factory"}, version="0.3", code={"broken_bot.py": code})
     with pytest.raises(StrategyLoadError, match=r"'broken' from goat-bot-broken 0\.3.*ZeroDivisionError"):
         protocol._load(import_path_spec("broken"), "broken", 0)
+    assert runs.read_text() == "ran\n"  # the plugin's code ran once: its error is told by its name, not loaded again
+    fake_distribution(
+        "goat-bot-raising", {"raising": "raising_bot:factory"}, code={"raising_bot.py": "def factory(**k):\n    1/0\n"}
+    )
+    with pytest.raises(StrategyLoadError, match=r"^the factory of strategy 'raising' raised ZeroDivisionError"):
+        protocol._load(import_path_spec("raising[x=1]"), "raising[x=1]", 0)

@@ -35,7 +35,7 @@ from goat.records import codec
 from goat.records.codec import notation
 from goat.scoring import GameResult
 from goat.seats import is_seat
-from goat.strategy import Strategy, end_game, load_strategy, start_game
+from goat.strategy import Strategy, end_game, load_strategy, parse_spec, plugin_description, start_game
 from goat.view import PlayerView, SeenMove, SeenTrick
 
 __all__ = [
@@ -118,7 +118,17 @@ def _play_text(move: SeenMove) -> str:
     entry = _PLAY_TEXT.get(id(move))
     if entry is not None and entry[0] is move:
         return entry[1]
+    if type(move) is not SeenMove:  # made by hand: its text may change, and is not kept
+        return str(move)
     return _keep(_PLAY_TEXT, id(move), (move, str(move)))[1]
+
+
+def _play_json(move: SeenMove) -> str:
+    """A play's notation as it is written between quotes in JSON: a seen move's needs no escapes, and what
+    another object says it is gets them (a hand-made view)."""
+    if type(move) is SeenMove:
+        return _play_text(move)
+    return json.dumps(str(move), ensure_ascii=False)[1:-1]
 
 
 def view_to_json(view: PlayerView) -> dict[str, Any]:
@@ -175,9 +185,10 @@ def _trick_text(trick: SeenTrick) -> str:
     if entry is not None and entry[0] is trick:
         return entry[1]
     plays = trick.plays
-    if plays.__class__ is not tuple or trick.winner.__class__ is not int:  # made by hand: written as it is now
+    if type(trick) is not SeenTrick or type(plays) is not tuple or type(trick.winner) is not int:
+        # made by hand: written as it is now, as json.dumps writes it
         return _compact({"plays": [_play_text(move) for move in plays], "winner": trick.winner})
-    text = f'{{"plays":{_texts([_play_text(move) for move in plays])},"winner":{trick.winner}}}'
+    text = f'{{"plays":{_texts([_play_json(move) for move in plays])},"winner":{trick.winner}}}'
     return _keep(_TRICK_TEXT, id(trick), (trick, text))[1]
 
 
@@ -186,7 +197,7 @@ def _compact(data: object) -> str:
 
 
 def _quoted_play(move: SeenMove) -> str:
-    return f'"{_play_text(move)}"'
+    return f'"{_play_json(move)}"'
 
 
 # Each view of a game repeats the history and the tricks of the one before and adds a play or a trick: the last
@@ -199,7 +210,7 @@ _is = operator.is_
 
 def _list_text(last_written: dict[int, tuple[tuple[Any, ...], str]], seat: int, items: Any, text_of: Any) -> str:
     """The JSON list of ``items`` (each written by ``text_of``), continuing the one last written for ``seat``."""
-    kept = items.__class__ is tuple and seat.__class__ is int  # not a view made by hand (a list, a bad seat)
+    kept = type(items) is tuple and type(seat) is int  # not a view made by hand (a list, a bad seat)
     last = last_written.get(seat) if kept else None
     if last is not None and last[0] is items:
         return last[1]
@@ -221,7 +232,7 @@ _HAND_TEXT: dict[int, tuple[frozenset[Card], str]] = {}
 
 
 def _hand_text(hand: frozenset[Card]) -> str:
-    if hand.__class__ is not frozenset:  # a view made by hand: written as it is
+    if type(hand) is not frozenset:  # a view made by hand: written as it is
         return _texts(_cards(hand))
     entry = _HAND_TEXT.get(id(hand))
     if entry is not None and entry[0] is hand:
@@ -234,12 +245,13 @@ def view_text(view: PlayerView) -> str:
     to_play = "null" if view.to_play is None else view.to_play
     seat = view.seat
     sizes, defeat = view.hand_sizes, view.defeat
+    # (type(), not __class__, which a property can fake; the numbers exactly int, which is written as it is)
     if not (
-        seat.__class__ is view.dealer.__class__ is view.leader.__class__ is view.stock_size.__class__ is int
-        and (to_play == "null" or to_play.__class__ is int)
-        and sizes.__class__ is tuple
+        type(seat) is type(view.dealer) is type(view.leader) is type(view.stock_size) is int
+        and (view.to_play is None or type(view.to_play) is int)
+        and type(sizes) is tuple
         and tuple(map(type, sizes)) == _FOUR_INTS
-        and defeat.__class__ is tuple
+        and type(defeat) is tuple
         and tuple(map(type, defeat)) == _TWO_INTS
     ):  # a view made by hand (True as a seat, a list of sizes): its numbers written as JSON writes them
         return _compact(view_to_json(view))
@@ -247,7 +259,7 @@ def view_text(view: PlayerView) -> str:
         f'{{"seat":{seat},"hand":{_hand_text(view.hand)},"trump_card":"{_CARD_TEXT[view.trump_card.index]}",'
         f'"trump":"{view.trump_card.suit.value}","dealer":{view.dealer},"leader":{view.leader},"to_play":{to_play},'
         f'"stock_size":{view.stock_size},"hand_sizes":[{",".join(map(str, view.hand_sizes))}],'
-        f'"table":{_texts([_play_text(m) for m in view.table])},'
+        f'"table":{_texts([_play_json(m) for m in view.table])},'
         f'"tricks":{_list_text(_LAST_TRICKS, seat, view.tricks, _trick_text)},'
         f'"history":{_list_text(_LAST_HISTORY, seat, view.history, _quoted_play)},'
         f'"defeat":[{view.defeat[0]},{view.defeat[1]}],'
@@ -679,14 +691,21 @@ def main(argv: list[str] | None = None) -> int:
 
 def _load(spec: str, name: str, seed: int | None) -> Strategy:
     """The strategy of ``spec``; if it fails and the bot was asked for by another ``name`` (a plugin started by
-    its import path), the error of loading it by that name, which names the plugin and its distribution."""
+    its import path), the error says what failed by that name and the plugin's distribution, as loading it by
+    its name would (without loading it again: a plugin's code runs once)."""
     try:
         return load_strategy(spec, seed=seed)
-    except GoatError:
+    except GoatError as error:
         if name == spec:
             raise
         try:
-            load_strategy(name, seed=seed)  # only to say what failed as the plugin's name says it
-        except GoatError as named:
-            raise named from None
-        raise
+            path, plugin = parse_spec(spec)[0], parse_spec(name)[0]
+            described = plugin_description(plugin)
+        except GoatError:
+            raise error from None
+        if described is None:
+            raise
+        told = (
+            str(error).replace(f"the factory {path!r}", described).replace(f"strategy {path!r}", f"strategy {plugin!r}")
+        )
+        raise error.__class__(told) from error.__cause__

@@ -22,6 +22,7 @@ import queue
 import signal
 import sys
 import threading
+import types
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from itertools import chain
@@ -93,14 +94,14 @@ def is_real_interrupt(error: BaseException, before: int) -> bool:
 
 def _from_a_bot(pid: int) -> bool:
     """Whether the process ``pid`` is this one or one of its descendants: a bot, in-process or sealed."""
-    me = os.getpid()
+    me = _getpid()
     for _ in range(64):
         if pid == me:
             return True
         if pid <= 1:
             return False
         try:
-            with open(f"/proc/{pid}/stat", "rb") as stat:
+            with _open(f"/proc/{pid}/stat", "rb") as stat:
                 pid = int(stat.read().rsplit(b") ", 1)[1].split()[1])
         except (OSError, ValueError, IndexError):
             return False
@@ -109,6 +110,11 @@ def _from_a_bot(pid: int) -> bool:
 
 # The functions of sys, signal and threading that the guard and the watcher call, bound at import: a bot's code
 # can replace a module's attribute (``sys.getrecursionlimit = lambda: liar``), never these names.
+_sig: Final = types.SimpleNamespace(**vars(signal))  # every constant and function of signal, as it was
+_getpid: Final = os.getpid
+_SI_USER: Final = getattr(os, "SI_USER", 0)
+_open: Final = open
+_Thread: Final = threading.Thread
 _getrecursionlimit: Final = sys.getrecursionlimit
 _setrecursionlimit: Final = sys.setrecursionlimit
 _set_handler: Final = signal.signal
@@ -134,20 +140,20 @@ def watching_interrupts() -> Iterator[None]:
     if _current_thread() is not _main_thread():
         yield
         return
-    previous = _handler_of(signal.SIGINT)
+    previous = _handler_of(_sig.SIGINT)
 
     def handler(signum: int, frame: Any) -> None:  # a SIGINT that reached Python without the watcher
         _INTERRUPTS[0] += 1
         if callable(previous):
             previous(signum, frame)
-        elif previous != signal.SIG_IGN:
+        elif previous != _sig.SIG_IGN:
             raise KeyboardInterrupt
 
-    _set_handler(signal.SIGINT, handler)
-    watched = sys.platform.startswith("linux") and previous != signal.SIG_IGN and _WATCHING[0] == 0
+    _set_handler(_sig.SIGINT, handler)
+    watched = sys.platform.startswith("linux") and previous != _sig.SIG_IGN and _WATCHING[0] == 0
     if watched:
-        previous_usr2 = _set_handler(signal.SIGUSR2, _wake)
-        blocked = _pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        previous_usr2 = _set_handler(_sig.SIGUSR2, _wake)
+        blocked = _pthread_sigmask(_sig.SIG_BLOCK, {_sig.SIGINT})
         _ensure_watcher()
         _WATCHING[0] += 1
     try:
@@ -155,9 +161,9 @@ def watching_interrupts() -> Iterator[None]:
     finally:
         if watched:
             _WATCHING[0] -= 1
-            _pthread_sigmask(signal.SIG_SETMASK, blocked)
-            _set_handler(signal.SIGUSR2, previous_usr2)
-        _set_handler(signal.SIGINT, previous)
+            _pthread_sigmask(_sig.SIG_SETMASK, blocked)
+            _set_handler(_sig.SIGUSR2, previous_usr2)
+        _set_handler(_sig.SIGINT, previous)
 
 
 # The watching thread lives as long as the process, waiting for SIGINT (blocked in the main thread while a
@@ -183,17 +189,17 @@ def _ensure_watcher() -> None:
 
     def watch() -> None:
         while True:
-            info = _sigwaitinfo({signal.SIGINT})
+            info = _sigwaitinfo({_sig.SIGINT})
             if _WATCHING[0] == 0:
-                _pthread_kill(main, signal.SIGINT)  # as if it had gone to the main thread
+                _pthread_kill(main, _sig.SIGINT)  # as if it had gone to the main thread
                 continue
-            if info.si_code == getattr(os, "SI_USER", 0) and _from_a_bot(info.si_pid):
+            if info.si_code == _SI_USER and _from_a_bot(info.si_pid):
                 continue  # a bot's own SIGINT
             _INTERRUPTS[0] += 1
             _REAL[0] = True
-            _pthread_kill(main, signal.SIGUSR2)
+            _pthread_kill(main, _sig.SIGUSR2)
 
-    thread = threading.Thread(target=watch, name="goat-sigint", daemon=True)
+    thread = _Thread(target=watch, name="goat-sigint", daemon=True)
     thread.start()  # started while SIGINT is blocked in this thread: the watcher inherits the block
     _WATCHER[:] = [thread]
 
@@ -344,35 +350,52 @@ _DECK_VALUES: Final = _referents(*DECK) if _BY_REFERENTS else []
 
 
 # The process-wide settings a bot could change, read before and after each call: by name, for the fault's reason.
-_SETTINGS: Final = (
-    "recursion limit",
-    "stdout",
-    "stderr",
-    "stdin",
-    "SIGALRM handler",
-    "SIGTERM handler",
-    "interval timer",
-)
 _ALARMS: Final = hasattr(signal, "SIGALRM")
 try:  # signal.getsignal's own C function: the same handler objects, without turning numbers into enum members
     from _signal import getsignal as _getsignal  # type: ignore[import-not-found]
 except ImportError:  # pragma: no cover - CPython has it
     _getsignal = signal.getsignal
+# The signals whose handlers a bot could change (every standard one a handler can be set for: the timers' own,
+# SIGTERM, SIGINT and SIGUSR2, which the watcher of Ctrl-C uses, ...), and the three interval timers, each of
+# which would end the referee with its signal.
+_HANDLED: Final = (
+    tuple(
+        number
+        for number in sorted(signal.valid_signals())
+        if number < 32 and number not in (_sig.SIGKILL, _sig.SIGSTOP) and _getsignal(number) is not None
+    )
+    if _ALARMS
+    else ()
+)
+_TIMERS: Final = (_sig.ITIMER_REAL, _sig.ITIMER_VIRTUAL, _sig.ITIMER_PROF) if _ALARMS else ()
+_SETTINGS: Final = (
+    "recursion limit",
+    "stdout",
+    "stderr",
+    "stdin",
+    *(f"{signal.Signals(number).name} handler" for number in _HANDLED),
+    *("interval timer", "virtual interval timer", "profiling interval timer")[: len(_TIMERS)],
+)
+_NO_TIMER: Final = (0.0, 0.0)
 
 
 def _settings(main: bool) -> tuple[Any, ...]:
-    """The values of :data:`_SETTINGS`; the signal handlers and the timer only in the main thread."""
+    """The values of :data:`_SETTINGS`; the signal handlers and the timers only in the main thread."""
     if main and _ALARMS:
         return (
             _getrecursionlimit(),
-            sys.stdout,
-            sys.stderr,
-            sys.stdin,
-            _getsignal(signal.SIGALRM),
-            _getsignal(signal.SIGTERM),
-            _getitimer(signal.ITIMER_REAL) != (0.0, 0.0),
+            getattr(sys, "stdout", _MISSING),
+            getattr(sys, "stderr", _MISSING),
+            getattr(sys, "stdin", _MISSING),
+            *map(_getsignal, _HANDLED),
+            *(_getitimer(timer) != _NO_TIMER for timer in _TIMERS),
         )
-    return (_getrecursionlimit(), sys.stdout, sys.stderr, sys.stdin)
+    return (
+        _getrecursionlimit(),
+        getattr(sys, "stdout", _MISSING),
+        getattr(sys, "stderr", _MISSING),
+        getattr(sys, "stdin", _MISSING),
+    )
 
 
 def _moved(before: tuple[Any, ...], now: tuple[Any, ...]) -> list[str]:
@@ -384,12 +407,19 @@ def _moved(before: tuple[Any, ...], now: tuple[Any, ...]) -> list[str]:
 
 def _put_settings(settings: tuple[Any, ...], main: bool) -> None:
     _setrecursionlimit(settings[0])
-    sys.stdout, sys.stderr, sys.stdin = settings[1], settings[2], settings[3]
+    for name, stream in zip(("stdout", "stderr", "stdin"), settings[1:4], strict=True):
+        if stream is not _MISSING:
+            setattr(sys, name, stream)
+        elif hasattr(sys, name):
+            delattr(sys, name)
     if main and _ALARMS:
-        if not settings[6]:
-            _setitimer(signal.ITIMER_REAL, 0)
-        _set_handler(signal.SIGALRM, settings[4])
-        _set_handler(signal.SIGTERM, settings[5])
+        handlers = settings[4 : 4 + len(_HANDLED)]
+        for timer, was_set in zip(_TIMERS, settings[4 + len(_HANDLED) :], strict=True):
+            if not was_set:
+                _setitimer(timer, 0)
+        for number, handler in zip(_HANDLED, handlers, strict=True):
+            if _getsignal(number) is not handler and handler is not None:
+                _set_handler(number, handler)
 
 
 # --- the seats ----------------------------------------------------------------------------------
@@ -444,7 +474,10 @@ class InProcessSeat:
             else:
                 ok, value = self._in_thread(call, what)
         finally:
-            changed = moved + guard.restore()
+            try:
+                changed = moved + guard.restore()
+            except Exception as error:  # the bot broke what the check itself reads: its fault, whatever it was
+                changed = [*moved, f"what the referee checks ({type(error).__name__}: {error})"[:200]]
         if changed:
             raise SeatFault(
                 "tamper", f"{what}() changed what it was given, which was put back: {', '.join(changed[:5])}"
@@ -458,13 +491,13 @@ class InProcessSeat:
 
         def run() -> None:
             if _pthread_sigmask is not None:  # the operator's Ctrl-C is the main thread's, never a bot's
-                _pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+                _pthread_sigmask(_sig.SIG_BLOCK, {_sig.SIGINT})
             try:
                 answers.put(call())
             except BaseException:  # only a real interrupt gets here, and it is the main thread's to handle
                 answers.put((False, "KeyboardInterrupt"))
 
-        threading.Thread(target=run, daemon=True, name="goat-bot").start()
+        _Thread(target=run, daemon=True, name="goat-bot").start()
         try:
             return answers.get(timeout=self.time_limit)
         except queue.Empty:

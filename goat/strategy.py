@@ -283,7 +283,7 @@ def strategy_factory(name: str) -> Callable[..., Any]:
     entry = entry_point(name)
     described = plugin_description(name)
     assert described is not None  # entry_point found its one claim
-    return _load_entry(entry, described)
+    return _load_factory(entry.load, described)
 
 
 def plugin_description(name: str) -> str | None:
@@ -332,25 +332,24 @@ def _load_path(path: str) -> Callable[..., Any]:
     """The factory at ``path`` (``package.module:factory``), imported as an entry point would import it."""
     what = f"the factory {path!r}"
     module, _, attribute = (part.strip() for part in path.partition(":"))
-    names = [*module.split("."), *attribute.split(".")]
-    if not all(name.isidentifier() for name in names):
+    if not all(name.isidentifier() for name in [*module.split("."), *attribute.split(".")]):
         raise StrategyNameError(f"{what} is not an import path such as 'package.module:factory'")
-    import importlib
 
-    try:
+    def load() -> Any:
+        import importlib
+
         found: Any = importlib.import_module(module)
         for name in attribute.split("."):
             found = getattr(found, name)
-    except (Exception, SystemExit) as error:  # a plugin that calls sys.exit() on import is broken too
-        raise StrategyLoadError(f"{what} failed to import: {type(error).__name__}: {error}") from error
-    if not callable(found):
-        raise StrategyLoadError(f"{what} is {type(found).__name__}, not a callable factory")
-    return found  # type: ignore[no-any-return]
+        return found
+
+    return _load_factory(load, what)
 
 
-def _load_entry(entry: metadata.EntryPoint, what: str) -> Callable[..., Any]:
+def _load_factory(load: Callable[[], Any], what: str) -> Callable[..., Any]:
+    """What ``load()`` imports (an entry point's, or an import path's), which must be a callable factory."""
     try:
-        factory = entry.load()
+        factory = load()
     except (Exception, SystemExit) as error:  # a plugin that calls sys.exit() on import is broken too
         raise StrategyLoadError(f"{what} failed to import: {type(error).__name__}: {error}") from error
     if not callable(factory):

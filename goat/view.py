@@ -177,12 +177,16 @@ def _setters(cls: type, names: tuple[str, ...]) -> tuple[Any, ...]:
     return tuple(cls.__dict__[name].__set__ for name in names)
 
 
-_VIEW_FIELDS: Final = ("seat", "hand", "trump_card", "dealer", "leader", "to_play", "stock_size", "hand_sizes")
+# The fields in the order the Seer sets them (see goat._kernel.Seer.view).
+_VIEW_FIELDS: Final = (
+    *("seat", "hand", "trump_card", "dealer", "leader", "to_play", "stock_size", "hand_sizes"),
+    *("table", "tricks", "history", "defeat", "legal_moves"),
+)
 # The seer makes views, seen moves and seen tricks without attrs' __init__ (which would be a third of the
 # cost of a view), by the slots' own setters.
 _SEER: Final = Seer(
     partial(_new, PlayerView),
-    _setters(PlayerView, (*_VIEW_FIELDS, "table", "tricks", "history", "defeat", "legal_moves")),
+    _setters(PlayerView, _VIEW_FIELDS),
     DECK,
     frozen_by_mask,
     partial(_new, SeenMove),

@@ -117,15 +117,8 @@ _open: Final = open
 _Thread: Final = threading.Thread
 _getrecursionlimit: Final = sys.getrecursionlimit
 _setrecursionlimit: Final = sys.setrecursionlimit
-_set_handler: Final = signal.signal
-_handler_of: Final = signal.getsignal
 _current_thread: Final = threading.current_thread
 _main_thread: Final = threading.main_thread
-_getitimer: Final[Any] = getattr(signal, "getitimer", None)
-_setitimer: Final[Any] = getattr(signal, "setitimer", None)
-_sigwaitinfo: Final[Any] = getattr(signal, "sigwaitinfo", None)
-_pthread_kill: Final[Any] = getattr(signal, "pthread_kill", None)
-_pthread_sigmask: Final[Any] = getattr(signal, "pthread_sigmask", None)
 
 
 @contextmanager
@@ -140,7 +133,7 @@ def watching_interrupts() -> Iterator[None]:
     if _current_thread() is not _main_thread():
         yield
         return
-    previous = _handler_of(_sig.SIGINT)
+    previous = _sig.getsignal(_sig.SIGINT)
 
     def handler(signum: int, frame: Any) -> None:  # a SIGINT that reached Python without the watcher
         _INTERRUPTS[0] += 1
@@ -149,11 +142,11 @@ def watching_interrupts() -> Iterator[None]:
         elif previous != _sig.SIG_IGN:
             raise KeyboardInterrupt
 
-    _set_handler(_sig.SIGINT, handler)
+    _sig.signal(_sig.SIGINT, handler)
     watched = sys.platform.startswith("linux") and previous != _sig.SIG_IGN and _WATCHING[0] == 0
     if watched:
-        previous_usr2 = _set_handler(_sig.SIGUSR2, _wake)
-        blocked = _pthread_sigmask(_sig.SIG_BLOCK, {_sig.SIGINT})
+        previous_usr2 = _sig.signal(_sig.SIGUSR2, _wake)
+        blocked = _sig.pthread_sigmask(_sig.SIG_BLOCK, {_sig.SIGINT})
         _ensure_watcher()
         _WATCHING[0] += 1
     try:
@@ -161,9 +154,9 @@ def watching_interrupts() -> Iterator[None]:
     finally:
         if watched:
             _WATCHING[0] -= 1
-            _pthread_sigmask(_sig.SIG_SETMASK, blocked)
-            _set_handler(_sig.SIGUSR2, previous_usr2)
-        _set_handler(_sig.SIGINT, previous)
+            _sig.pthread_sigmask(_sig.SIG_SETMASK, blocked)
+            _sig.signal(_sig.SIGUSR2, previous_usr2)
+        _sig.signal(_sig.SIGINT, previous)
 
 
 # The watching thread lives as long as the process, waiting for SIGINT (blocked in the main thread while a
@@ -189,15 +182,15 @@ def _ensure_watcher() -> None:
 
     def watch() -> None:
         while True:
-            info = _sigwaitinfo({_sig.SIGINT})
+            info = _sig.sigwaitinfo({_sig.SIGINT})
             if _WATCHING[0] == 0:
-                _pthread_kill(main, _sig.SIGINT)  # as if it had gone to the main thread
+                _sig.pthread_kill(main, _sig.SIGINT)  # as if it had gone to the main thread
                 continue
             if info.si_code == _SI_USER and _from_a_bot(info.si_pid):
                 continue  # a bot's own SIGINT
             _INTERRUPTS[0] += 1
             _REAL[0] = True
-            _pthread_kill(main, _sig.SIGUSR2)
+            _sig.pthread_kill(main, _sig.SIGUSR2)
 
     thread = _Thread(target=watch, name="goat-sigint", daemon=True)
     thread.start()  # started while SIGINT is blocked in this thread: the watcher inherits the block
@@ -349,7 +342,6 @@ _CARDS_AS_MADE: Final = [(card, Card, _fields_of(card, Card)) for card in DECK]
 _DECK_VALUES: Final = _referents(*DECK) if _BY_REFERENTS else []
 
 
-# The process-wide settings a bot could change, read before and after each call: by name, for the fault's reason.
 _ALARMS: Final = hasattr(signal, "SIGALRM")
 try:  # signal.getsignal's own C function: the same handler objects, without turning numbers into enum members
     from _signal import getsignal as _getsignal  # type: ignore[import-not-found]
@@ -368,6 +360,7 @@ _HANDLED: Final = (
     else ()
 )
 _TIMERS: Final = (_sig.ITIMER_REAL, _sig.ITIMER_VIRTUAL, _sig.ITIMER_PROF) if _ALARMS else ()
+# The process-wide settings a bot could change, read before and after each call: by name, for the fault's reason.
 _SETTINGS: Final = (
     "recursion limit",
     "stdout",
@@ -381,21 +374,15 @@ _NO_TIMER: Final = (0.0, 0.0)
 
 def _settings(main: bool) -> tuple[Any, ...]:
     """The values of :data:`_SETTINGS`; the signal handlers and the timers only in the main thread."""
-    if main and _ALARMS:
-        return (
-            _getrecursionlimit(),
-            getattr(sys, "stdout", _MISSING),
-            getattr(sys, "stderr", _MISSING),
-            getattr(sys, "stdin", _MISSING),
-            *map(_getsignal, _HANDLED),
-            *(_getitimer(timer) != _NO_TIMER for timer in _TIMERS),
-        )
-    return (
+    found = (
         _getrecursionlimit(),
         getattr(sys, "stdout", _MISSING),
         getattr(sys, "stderr", _MISSING),
         getattr(sys, "stdin", _MISSING),
     )
+    if main and _ALARMS:
+        return (*found, *map(_getsignal, _HANDLED), *(_sig.getitimer(timer) != _NO_TIMER for timer in _TIMERS))
+    return found
 
 
 def _moved(before: tuple[Any, ...], now: tuple[Any, ...]) -> list[str]:
@@ -416,10 +403,10 @@ def _put_settings(settings: tuple[Any, ...], main: bool) -> None:
         handlers = settings[4 : 4 + len(_HANDLED)]
         for timer, was_set in zip(_TIMERS, settings[4 + len(_HANDLED) :], strict=True):
             if not was_set:
-                _setitimer(timer, 0)
+                _sig.setitimer(timer, 0)
         for number, handler in zip(_HANDLED, handlers, strict=True):
             if _getsignal(number) is not handler and handler is not None:
-                _set_handler(number, handler)
+                _sig.signal(number, handler)
 
 
 # --- the seats ----------------------------------------------------------------------------------
@@ -490,8 +477,8 @@ class InProcessSeat:
         answers: queue.Queue[tuple[bool, Any]] = queue.Queue(maxsize=1)
 
         def run() -> None:
-            if _pthread_sigmask is not None:  # the operator's Ctrl-C is the main thread's, never a bot's
-                _pthread_sigmask(_sig.SIG_BLOCK, {_sig.SIGINT})
+            if hasattr(_sig, "pthread_sigmask"):  # the operator's Ctrl-C is the main thread's, never a bot's
+                _sig.pthread_sigmask(_sig.SIG_BLOCK, {_sig.SIGINT})
             try:
                 answers.put(call())
             except BaseException:  # only a real interrupt gets here, and it is the main thread's to handle

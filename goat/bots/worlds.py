@@ -670,8 +670,6 @@ class WorldSampler:
             my_hand |= 1 << card.index
         self._my_hand = my_hand
         self._fixed_part = fixed_part(SUIT_OF[self.trump], self.trump, view.dealer, tuple(range(36)), view.defeat)
-        # Where no placement is ever refused (at most one card of unknown place, no molodka holder's decision
-        # drawn), the kernel builds the search's worlds whole (search_world), drawing exactly what position does.
         # What the kernel's world_of needs besides the placement: the shape of every world of this view.
         self._shape = (
             view.seat,
@@ -686,6 +684,8 @@ class WorldSampler:
             bool(view.legal_moves),
             self._fixed_part,
         )
+        # Where no placement is ever refused (at most one card of unknown place, no molodka holder's decision
+        # drawn), the kernel builds the search's worlds whole (search_world), drawing exactly what position does.
         self._plan: tuple[Any, ...] | None = None
         if self._possible and self._round is None and (self._direct is not None or not self.specials):
             self._plan = (

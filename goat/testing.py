@@ -411,7 +411,7 @@ def _build(factory: Callable[..., Any], seed: int, options: dict[str, Any]) -> A
 def _move_text(move: Move) -> str:
     try:
         return str(move)
-    except Exception:  # a move whose fields were tampered with
+    except BaseException:  # a move whose fields were tampered with (a field's own __str__ may raise anything)
         return "a move that cannot be written down"
 
 
@@ -450,16 +450,42 @@ def _play_checked(bots: list[Strategy], state: GameState, game: int) -> tuple[Ga
         seen = view(state, seat)
         copy = attrs.evolve(result)
         _call(f"game {game}, seat {seat}", bot, "end_game", seen, copy, seen=seen)
-        if attrs.astuple(copy) != attrs.astuple(result):
+        if not _same_result(copy, result):
             raise StrategyCheckError(f"game {game}, seat {seat}: end_game() changed the result it was given")
     return state, chosen
+
+
+def _same_result(copy: GameResult, result: GameResult) -> bool:
+    """Whether the bot's copy of the result still holds the result's values, compared without running any code of
+    the bot's (a field it replaced may have an ``__eq__`` of its own): plain ints, bools, None and tuples of them."""
+
+    def same(a: object, b: object) -> bool:
+        if type(a) is not type(b):
+            return False
+        if type(a) is tuple:
+            return len(a) == len(b) and all(map(same, a, b))  # type: ignore[arg-type]
+        return type(a) in (int, bool, type(None)) and a == b
+
+    slots = [GameResult.__dict__[field.name] for field in attrs.fields(GameResult)]  # read in C, as the arena does
+    return type(copy) is GameResult and all(same(slot.__get__(copy), slot.__get__(result)) for slot in slots)
 
 
 def _run(factory: Callable[..., Any], games: int, seed: int, options: dict[str, Any]) -> list[list[Move]]:
     bots = [_build(factory, seed * 4 + seat, options) for seat in range(4)]
     for seat, bot in enumerate(bots):
-        if not isinstance(bot, Strategy):
-            raise StrategyCheckError(f"the factory made {bot!r} for seat {seat}, which has no choose(view, legal)")
+        before = interrupts_seen()
+        try:
+            fits = isinstance(bot, Strategy)  # looks up its attributes: the bot's own code may run, and raise
+        except BaseException as error:
+            if is_real_interrupt(error, before):
+                raise
+            raise StrategyCheckError(
+                f"the factory made a {_type_name(bot)} for seat {seat}, whose attributes raise {describe_error(error)}"
+            ) from None
+        if not fits:
+            raise StrategyCheckError(
+                f"the factory made a {_type_name(bot)} for seat {seat}, which has no choose(view, legal)"
+            )
     match = Match()
     runs = []
     for game in range(1, games + 1):

@@ -421,6 +421,79 @@ def test_an_overrunning_bot_is_not_called_again_in_the_match() -> None:
     assert time.perf_counter() - started < 0.3 * len(played.games)
 
 
+def test_a_bot_that_holds_the_interpreters_lock_past_its_budget_is_a_timeout_and_not_called_again() -> None:
+    # Found by a hostile review: one long call into C holds the lock, the timer cannot run, and the late answer
+    # was played as if it had come in time.
+    calls = []
+
+    class Hog:
+        def choose(self, view: PlayerView, legal: tuple[Move, ...]) -> Move:
+            calls.append(1)
+            sum(range(10**7))  # one call into C: ~0.1-0.3 s, never releasing the lock
+            return legal[0]
+
+    played = arena.play_match([Hog(), *bots("random", "random", "random")], seed=2, time_limit=0.005)
+    assert played.faults[0].kind == "timeout" and "after the budget" in played.faults[0].reason
+    assert len(calls) == 1 and {f.kind for f in played.faults[1:]} == {"disabled"}
+
+
+def test_a_bot_that_raises_the_switch_interval_is_caught_and_it_is_put_back() -> None:
+    interval = sys.getswitchinterval()
+
+    class Starver:
+        def choose(self, view: PlayerView, legal: tuple[Move, ...]) -> Move:
+            sys.setswitchinterval(1000)
+            return legal[0]
+
+    record = arena.play_game([Starver(), *bots("random", "random", "random")], seed=1, time_limit=5.0)
+    assert sys.getswitchinterval() == interval
+    assert record.faults[0].kind == "tamper" and "switch interval" in record.faults[0].reason
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="tells the sender of a signal on Linux only")
+def test_a_real_ctrl_c_a_bot_swallows_still_stops_the_match() -> None:
+    # Found by a hostile review: with no time limit the bot runs in the referee's thread, where it can catch the
+    # KeyboardInterrupt; the referee counted the Ctrl-C but went on.
+    class Swallower:
+        def choose(self, view: PlayerView, legal: tuple[Move, ...]) -> Move:
+            me = os.getpid()
+            subprocess.run(["sh", "-c", f"(sleep 0.1; kill -INT {me}) >/dev/null 2>&1 &"], check=True)
+            try:
+                time.sleep(2)
+            except BaseException:
+                pass
+            return legal[0]
+
+    started = time.perf_counter()
+    with pytest.raises(KeyboardInterrupt):
+        arena.play_match([Swallower(), *bots("random", "random", "random")], seed=1)
+    assert time.perf_counter() - started < 1.5
+
+
+@pytest.mark.parametrize("where", ["answer", "result"])
+def test_a_finaliser_a_bot_hands_back_runs_under_its_budget_and_guard(where: str) -> None:
+    # Found by a hostile review: an answer whose __del__ slept and lowered the recursion limit ran in the referee
+    # after the budget and the check.  Now it runs in the call: the overrun and the change are the bot's faults.
+    limit = sys.getrecursionlimit()
+
+    class Bomb:
+        def __del__(self) -> None:
+            time.sleep(0.3)
+            sys.setrecursionlimit(limit - 1)
+
+    class Bomber:
+        def choose(self, view: PlayerView, legal: tuple[Move, ...]) -> Move:
+            return Bomb() if where == "answer" else legal[0]  # type: ignore[return-value]
+
+        def end_game(self, view: PlayerView, result: goat.GameResult) -> None:
+            if where == "result":  # hidden in its copy of the result, which the referee lets go of
+                object.__setattr__(result, "balls", Bomb())
+
+    record = arena.play_game([Bomber(), *bots("random", "random", "random")], seed=1, time_limit=0.1)
+    assert sys.getrecursionlimit() == limit
+    assert record.faults and record.faults[0].kind in ("timeout", "tamper")
+
+
 def exiting(*, seed: int | None = None) -> goat.Strategy:
     class Exiting:
         def choose(self, view: PlayerView, legal: tuple[Move, ...]) -> Move:

@@ -263,6 +263,15 @@ def test_a_helper_in_another_process_group_dies_with_the_bot() -> None:
     assert no_process_left(marker)
 
 
+def test_a_helper_that_kills_the_supervisor_and_sends_sigint_neither_outlives_the_match_nor_stops_it() -> None:
+    # Where the system allows a PID namespace (Linux, as root or through a user namespace), the bot is its first
+    # process: its helpers die with it, and none can name the supervisor or the referee to signal them.
+    bot, marker = hostile("kill-supervisor")
+    played = arena.play_match(table(bot), seed=3, time_limit=2.0)
+    assert played.match.is_over
+    assert no_process_left(marker)
+
+
 def test_no_bot_process_outlives_a_referee_that_is_killed(tmp_path: Path) -> None:
     marker = f"goat-test-{uuid.uuid4().hex}"
     script = tmp_path / "referee.py"

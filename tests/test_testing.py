@@ -335,3 +335,43 @@ def test_check_strategy_catches_changes_made_in_the_hooks() -> None:
 
     with pytest.raises(StrategyCheckError):
         check_strategy(lambda seed=None: LookupRaises(), games=1)
+
+
+class _RaisingEq:
+    def __eq__(self, other: object) -> bool:
+        raise ZeroDivisionError("a bot's own __eq__")
+
+    __hash__ = object.__hash__
+
+
+class _ResultSpoiler:
+    def choose(self, view: PlayerView, legal: tuple[Move, ...]) -> Move:
+        return legal[0]
+
+    def end_game(self, view: PlayerView, result: goat.GameResult) -> None:
+        object.__setattr__(result, "points", _RaisingEq())
+
+
+class _NotABotWithoutRepr:
+    def __repr__(self) -> str:
+        raise ZeroDivisionError("no repr")
+
+
+class _AttributesRaise:
+    def __getattribute__(self, name: str) -> Any:
+        raise ZeroDivisionError(f"no {name}")
+
+
+@pytest.mark.parametrize(
+    ("made", "message"),
+    [
+        (_ResultSpoiler, r"end_game\(\) changed the result"),
+        (_NotABotWithoutRepr, "made a _NotABotWithoutRepr for seat 0, which has no choose"),
+        (_AttributesRaise, "whose attributes raise ZeroDivisionError"),
+    ],
+)
+def test_check_strategy_runs_none_of_a_bots_code_outside_its_guard(made: type, message: str) -> None:
+    # Found by a hostile review: comparing the result's copy ran the bot's __eq__, the message for a non-bot its
+    # __repr__, and the check that it is a bot its __getattribute__: each raised its own error, not StrategyCheckError.
+    with pytest.raises(StrategyCheckError, match=message):
+        check_strategy(lambda seed=None: made(), games=1)

@@ -69,7 +69,9 @@ QUIT_GRACE: Final = 0.5
 # (with the resource limits set in the child only), and on Linux makes itself the "subreaper" of
 # everything the bot starts, so that a helper process cannot escape by changing its process group or
 # double-forking: orphans are re-parented to the supervisor, which kills every descendant when the bot
-# ends, when the referee asks (SIGTERM), and when the referee dies (PR_SET_PDEATHSIG).  It mirrors the
+# ends, when the referee asks (SIGTERM), and when the referee dies (PR_SET_PDEATHSIG).  Where Linux allows it,
+# the bot also runs in a PID namespace of its own (below), so that not even a helper that kills the
+# supervisor outlives it.  It mirrors the
 # bot's exit (status or signal).  Running as a separate program also keeps the referee from running
 # Python code between fork and exec, which is unsafe in a process with threads.
 _SUPERVISOR: Final = """\
@@ -83,10 +85,31 @@ if linux:
     libc.prctl(36, 1)  # PR_SET_CHILD_SUBREAPER: the bot's orphans become ours
     if os.getppid() != referee:  # the referee died before that took effect
         os._exit(1)
-bot = os.fork()
-if bot == 0:
+    # A PID namespace of the bot's own where the system allows one (to root; to others through a user
+    # namespace mapping only their own ids).  Its first process, a small init, starts the bot: when the bot
+    # ends, the init ends, and the kernel kills everything else in the namespace, even a helper that killed
+    # this supervisor first; and nothing inside can name a process outside, to signal it (a fake Ctrl-C) or
+    # trace it.  (The bot is not the first process itself: that one ignores its own signals, an abort()'s too.)
+    # Where the namespace is refused, the subreaper remains.
+    uid, gid = os.getuid(), os.getgid()
+    sealed = libc.unshare(0x20000000) == 0  # CLONE_NEWPID
+    if not sealed and libc.unshare(0x10000000 | 0x20000000) == 0:  # CLONE_NEWUSER | CLONE_NEWPID
+        sealed = True
+        for name, text in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"), ("gid_map", f"{gid} {gid} 1")):
+            try:
+                with open(f"/proc/self/{name}", "w") as mapping:
+                    mapping.write(text)
+            except OSError:
+                pass
+else:
+    sealed = False
+
+def start_bot():
+    bot = os.fork()
+    if bot:
+        return bot
     if linux:
-        libc.prctl(1, signal.SIGKILL)  # the bot dies with its supervisor
+        libc.prctl(1, signal.SIGKILL)  # the bot dies with its parent
     if memory != "-" or cpu != "-":
         import resource
         if memory != "-":
@@ -98,6 +121,28 @@ if bot == 0:
     except OSError as error:
         print(f"cannot start {argv[0]!r}: {error.strerror}", file=sys.stderr)
         os._exit(127)
+
+if sealed:
+    told, tell = os.pipe()  # the bot's wait status, from the init to this supervisor
+    bot = os.fork()
+    if bot == 0:  # the init: process 1 of the namespace
+        os.close(told)
+        libc.prctl(1, signal.SIGKILL)  # it dies with the supervisor, and the whole namespace with it
+        os.setsid()  # out of the supervisor's process group: kill(0, ...) inside reaches nothing outside
+        child = start_bot()
+        os.close(0)
+        os.close(1)
+        while True:  # reaps every orphan of the namespace, as its init must, until the bot ends
+            try:
+                pid, status = os.waitpid(-1, 0)
+            except ChildProcessError:
+                os._exit(1)
+            if pid == child:
+                os.write(tell, str(status).encode())
+                os._exit(0)
+    os.close(tell)
+else:
+    bot = start_bot()
 os.close(0)
 os.close(1)  # the pipes are the bot's alone: the referee sees their end when the bot's end comes
 me = os.getpid()
@@ -149,6 +194,11 @@ while True:
     except ChildProcessError:
         os._exit(1)
     if pid == bot:
+        if sealed:  # the init's status stands for the bot's, which it told
+            try:
+                status = int(os.read(told, 32))
+            except ValueError:
+                status = 1 << 8
         clean_up()
         if os.WIFSIGNALED(status):
             signal.signal(os.WTERMSIG(status), signal.SIG_DFL)

@@ -22,6 +22,7 @@ import queue
 import signal
 import sys
 import threading
+import time
 import types
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -117,6 +118,9 @@ _open: Final = open
 _Thread: Final = threading.Thread
 _getrecursionlimit: Final = sys.getrecursionlimit
 _setrecursionlimit: Final = sys.setrecursionlimit
+_getswitchinterval: Final = sys.getswitchinterval
+_setswitchinterval: Final = sys.setswitchinterval
+_clock: Final = time.perf_counter
 _current_thread: Final = threading.current_thread
 _main_thread: Final = threading.main_thread
 
@@ -308,7 +312,7 @@ def _put_back(saved: Sequence[tuple[object, type, tuple[Any, ...]]]) -> list[str
 
 def _same(a: object, b: object) -> bool:
     # By identity, or as plain numbers: never through a bot's own __eq__ (a replaced sys.stdout may have one).
-    return a is b or (type(a) is type(b) and type(a) in (int, bool) and a == b)
+    return a is b or (type(a) is type(b) and type(a) in (int, bool, float) and a == b)
 
 
 # gc.get_referents of an object with __slots__ (and no __dict__), as goat's values are, lists the values of its
@@ -363,6 +367,7 @@ _TIMERS: Final = (_sig.ITIMER_REAL, _sig.ITIMER_VIRTUAL, _sig.ITIMER_PROF) if _A
 # The process-wide settings a bot could change, read before and after each call: by name, for the fault's reason.
 _SETTINGS: Final = (
     "recursion limit",
+    "thread switch interval",
     "stdout",
     "stderr",
     "stdin",
@@ -370,12 +375,14 @@ _SETTINGS: Final = (
     *("interval timer", "virtual interval timer", "profiling interval timer")[: len(_TIMERS)],
 )
 _NO_TIMER: Final = (0.0, 0.0)
+_BY_VALUE: Final = 2  # the settings compared by value: the recursion limit and the switch interval
 
 
 def _settings(main: bool) -> tuple[Any, ...]:
     """The values of :data:`_SETTINGS`; the signal handlers and the timers only in the main thread."""
     found = (
         _getrecursionlimit(),
+        _getswitchinterval(),
         getattr(sys, "stdout", _MISSING),
         getattr(sys, "stderr", _MISSING),
         getattr(sys, "stdin", _MISSING),
@@ -386,22 +393,24 @@ def _settings(main: bool) -> tuple[Any, ...]:
 
 
 def _moved(before: tuple[Any, ...], now: tuple[Any, ...]) -> list[str]:
-    """The names of the settings that changed: by identity, the recursion limit by value (a fresh int each time)."""
-    if now[0] == before[0] and all(map(operator.is_, now[1:], before[1:])):
+    """The names of the settings that changed: by identity, the recursion limit and the switch interval by value
+    (a fresh number each time, from sys's own functions)."""
+    if now[:_BY_VALUE] == before[:_BY_VALUE] and all(map(operator.is_, now[_BY_VALUE:], before[_BY_VALUE:])):
         return []
     return [name for name, a, b in zip(_SETTINGS, before, now, strict=False) if not _same(a, b)]
 
 
 def _put_settings(settings: tuple[Any, ...], main: bool) -> None:
     _setrecursionlimit(settings[0])
-    for name, stream in zip(("stdout", "stderr", "stdin"), settings[1:4], strict=True):
+    _setswitchinterval(settings[1])
+    for name, stream in zip(("stdout", "stderr", "stdin"), settings[2:5], strict=True):
         if stream is not _MISSING:
             setattr(sys, name, stream)
         elif hasattr(sys, name):
             delattr(sys, name)
     if main and _ALARMS:
-        handlers = settings[4 : 4 + len(_HANDLED)]
-        for timer, was_set in zip(_TIMERS, settings[4 + len(_HANDLED) :], strict=True):
+        handlers = settings[5 : 5 + len(_HANDLED)]
+        for timer, was_set in zip(_TIMERS, settings[5 + len(_HANDLED) :], strict=True):
             if not was_set:
                 _sig.setitimer(timer, 0)
         for number, handler in zip(_HANDLED, handlers, strict=True):
@@ -427,8 +436,20 @@ class InProcessSeat:
     def new_game(self) -> None:
         pass
 
-    def _call(self, what: str, seen: PlayerView, legal: tuple[Move, ...], *args: Any) -> Any:
-        """``bot.<what>(*args)``: the method looked up and called under the budget, guarded."""
+    def _call(
+        self,
+        what: str,
+        seen: PlayerView,
+        legal: tuple[Move, ...],
+        args: list[Any],
+        read: Callable[[object], Any] | None = None,
+    ) -> Any:
+        """``bot.<what>(*args)``: the method looked up and called under the budget, guarded; ``read`` of its answer.
+
+        ``args`` is emptied in the call: with the answer and any error, every object the bot could have handed
+        back (or hidden in a copy it was given) is let go there, so that a finaliser (``__del__``) of the bot's
+        runs under the budget and before the guard's check, not in the referee after it.
+        """
         if self.abandoned is not None:
             raise SeatFault("disabled", f"not asked again this match: {self.abandoned}")
         guard = _Guard(seen, legal)
@@ -439,10 +460,15 @@ class InProcessSeat:
         moved: list[str] = []
 
         def call() -> tuple[bool, Any]:
-            # Everything that runs the bot's code, its error's __str__ included, runs here.
+            # Everything that runs the bot's code, its error's __str__ and its objects' finalisers included, runs here.
             try:
                 method = getattr(bot, what, None)
-                return (True, None if method is None else method(*args))
+                if method is None:
+                    return (True, None)
+                answer = method(*args)
+                value = None if read is None else read(answer)
+                del answer
+                return (True, value)
             except BaseException as error:  # SystemExit, GeneratorExit, a bot's KeyboardInterrupt …
                 if _getrecursionlimit() != limit:  # before anything else: a bot may have left too little room
                     _setrecursionlimit(limit)
@@ -451,10 +477,12 @@ class InProcessSeat:
                     raise
                 return (False, describe_error(error))
             finally:
+                args.clear()
                 if _getrecursionlimit() != limit:
                     _setrecursionlimit(limit)
                     moved.append("the process's recursion limit")
 
+        started = _clock()
         try:
             if self.time_limit is None:
                 ok, value = call()
@@ -465,10 +493,19 @@ class InProcessSeat:
                 changed = moved + guard.restore()
             except Exception as error:  # the bot broke what the check itself reads: its fault, whatever it was
                 changed = [*moved, f"what the referee checks ({type(error).__name__}: {error})"[:200]]
+        if interrupts_seen() > before:  # a real Ctrl-C came during the call, and the bot swallowed it
+            raise KeyboardInterrupt
+        # An answer that came late is late, though nothing could interrupt the call (a bot that held the
+        # interpreter's lock, in one long call into C or by raising the switch interval, starves the timer).
+        overran = self.time_limit is not None and _clock() - started > self.time_limit
+        if overran:
+            self.abandoned = f"its {what}() overran the budget of {self.time_limit:g} s"
         if changed:
             raise SeatFault(
                 "tamper", f"{what}() changed what it was given, which was put back: {', '.join(changed[:5])}"
             )
+        if overran:
+            raise SeatFault("timeout", f"{what}() answered after the budget of {self.time_limit:g} s")
         if not ok:
             raise SeatFault("exception", f"{what}() raised {value}")
         return value
@@ -492,24 +529,28 @@ class InProcessSeat:
             raise SeatFault("timeout", f"{what}() gave no answer within the budget of {self.time_limit:g} s") from None
 
     def start_game(self, seen: PlayerView) -> None:
-        self._call("start_game", seen, (), seen)
+        self._call("start_game", seen, (), [seen])
 
     def choose(self, seen: PlayerView, legal: tuple[Move, ...]) -> Move:
         keys = [move._key for move in legal]  # the referee's own record, before the bot sees anything
-        answer = self._call("choose", seen, legal, seen, legal)
-        key = _key_of(answer)
+        key, shown = self._call("choose", seen, legal, [seen, legal], _answer)
         if key is None or key not in keys:
-            shown = f"a {_type_name(answer)}" if key is None else "a move"
             raise SeatFault("illegal", f"returned {shown}, which is not one of the {len(legal)} legal moves")
         return legal[keys.index(key)]  # put back by the guard if the bot had changed it
 
     def end_game(self, seen: PlayerView, result: GameResult, forfeit: int | None) -> None:
         if self.abandoned is None:
             # The bot gets a copy: what it does to it cannot touch the record.
-            self._call("end_game", seen, (), seen, attrs.evolve(result))
+            self._call("end_game", seen, (), [seen, attrs.evolve(result)])
 
     def close(self) -> None:
         pass
+
+
+def _answer(answer: object) -> tuple[int | None, str]:
+    """The key of a bot's answer (see :func:`_key_of`), and what to call it if it is not a legal move."""
+    key = _key_of(answer)
+    return key, "a move" if key is not None else f"a {_type_name(answer)}"
 
 
 def _key_of(answer: object) -> int | None:

@@ -32,6 +32,34 @@ def forever() -> None:
         time.sleep(3600)
 
 
+def parent(pid: int | str) -> int:
+    """The parent of ``pid`` as /proc shows it (in a PID namespace, /proc shows the host's numbers)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return int(stat.read().rsplit(") ", 1)[1].split()[1])
+    except (OSError, ValueError):
+        return 0
+
+
+def try_kill(pid: int, signum: int) -> None:
+    """Signal ``pid`` by its number and, where the system has them, by a pidfd of its /proc entry."""
+    if pid <= 1:
+        return
+    try:
+        os.kill(pid, signum)
+    except OSError:
+        pass
+    if pid and hasattr(signal, "pidfd_send_signal"):
+        try:
+            fd = os.open(f"/proc/{pid}", os.O_RDONLY)
+            try:
+                signal.pidfd_send_signal(fd, signum)
+            finally:
+                os.close(fd)
+        except OSError:
+            pass
+
+
 def turn_hostile(message: dict) -> None:
     legal = message["legal"]
     if MODE == "crash":
@@ -109,9 +137,24 @@ def turn_hostile(message: dict) -> None:
         send({"type": "move", "move": legal[0]})
         return
     if MODE == "sigint-referee":
-        with open(f"/proc/{os.getppid()}/stat") as stat:  # our parent is the supervisor; its parent, the referee
-            referee = int(stat.read().rsplit(") ", 1)[1].split()[1])
-        os.kill(referee, signal.SIGINT)
+        supervisor = parent("self")  # our parent is the supervisor; its parent, the referee
+        for target in (parent(supervisor), supervisor, os.getppid()):
+            try_kill(target, signal.SIGINT)
+        send({"type": "move", "move": legal[0]})
+        return
+    if MODE == "kill-supervisor":
+        # A helper leaves the bot's session, kills the supervisor (which would have cleaned up after it), sends
+        # the referee a SIGINT as if it were the operator's Ctrl-C, and lives on.
+        supervisor = parent("self")
+        if os.fork() == 0:
+            os.setsid()
+            if os.fork() == 0:
+                try_kill(parent(supervisor), signal.SIGINT)
+                for target in (supervisor, os.getppid()):
+                    try_kill(target, signal.SIGKILL)
+                time.sleep(3600)
+            os._exit(0)
+        os.wait()
         send({"type": "move", "move": legal[0]})
         return
     if MODE == "surrogate-error":

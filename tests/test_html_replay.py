@@ -47,6 +47,39 @@ def test_the_page_is_self_contained() -> None:
     assert "<\\/" not in page.split('id="goat-data">')[0]
 
 
+def _dom_status(page_text: str, tmp_path: Path) -> str:
+    """The replay's status line as Chromium shows the page, and the scripts it counted."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    path = tmp_path / "page.html"
+    path.write_text(page_text, encoding="utf-8")
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        try:
+            page = browser.new_page()
+            page.goto(path.as_uri())
+            scripts = page.evaluate("document.scripts.length")
+            return f"{page.inner_text('#status')} ({scripts} scripts)"
+        finally:
+            browser.close()
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="needs Chromium (Debian's chromium package)")
+@pytest.mark.parametrize("where", ["players", "comments"])
+def test_markup_in_names_or_comments_leaves_the_page_working_in_chromium(tmp_path: Path, where: str) -> None:
+    # Found by a review: "<!--<script>" in a name made the browser take the page's program for the data's text.
+    state = goat.play(goat.new_game(seed=1), goat.legal_moves(goat.new_game(seed=1))[0])
+    hostile = "<!--<script>&</script><b>"
+    made = records.from_state(
+        state,
+        seed=1,
+        players=[hostile, "b", "c", "d"] if where == "players" else None,
+        comments={1: hostile} if where == "comments" else {},
+    )
+    page = records.to_html(made)
+    assert "<!--" not in page.split('id="goat-data">')[1].split("</script>")[0]
+    assert _dom_status(page, tmp_path) == "step 0 of 1 (2 scripts)"
+
+
 def test_goat_replay_writes_the_page(tmp_path: Path) -> None:
     log = tmp_path / "games.jsonl"
     CliRunner().invoke(main, ["match", "greedy", "random", "--games-log", str(log)], catch_exceptions=False)

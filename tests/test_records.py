@@ -205,6 +205,21 @@ def test_a_match_may_end_with_an_unfinished_game_only() -> None:
         (lambda d: d.update(trump_card="ZZ"), "trump_card"),
         (lambda d: d.update(defeat=[0]), "two integers"),
         (lambda d: d["result"].pop("balls"), "result: missing field 'balls'"),
+        # Found by a review: what the records' own schema refuses, loads read (Card.from_str's and
+        # Move.from_str's looser text), a seed int() refused with its own ValueError, and comment keys that
+        # are one move number ("1", "01") merged, losing all but one comment.
+        (lambda d: d.update(seed="--4"), "field 'seed' must be decimal text"),
+        (lambda d: d.update(seed="-"), "field 'seed' must be decimal text"),
+        (lambda d: d.update(deck=d["deck"].lower()), "not a card as records write it: '[0-9jqka]+[cdhs]'"),
+        (lambda d: d.update(deck=d["deck"].replace("10", "T")), "not a card as records write it"),
+        (lambda d: d.update(deck=d["deck"].replace("H", "♥")), "not a card as records write it"),
+        (lambda d: d.update(deck=d["deck"].replace(" ", "  ")), "not a card as records write it: ''"),
+        (lambda d: d.update(trump_card=d["trump_card"].lower()), "not a card as records write it"),
+        (lambda d: d.update(moves=[m.upper() for m in d["moves"]]), "step 1: not a move as records write it"),
+        (lambda d: d.update(moves=[m.replace(" ", "  ") for m in d["moves"]]), "step 1: not a move as records"),
+        (lambda d: d.update(moves=[m.replace(" ", "\u00a0") for m in d["moves"]]), "step 1: not a move as records"),
+        (lambda d: d.update({"$schema": 5}), "field '\\$schema' has the wrong type"),
+        (lambda d: d.update(comments={"1": "a", "01": "b"}), "a move number without leading zeros, not '01'"),
     ],
 )
 def test_malformed_records_are_refused_naming_the_field(record: GameRecord, change: Any, message: str) -> None:
@@ -279,6 +294,37 @@ def wrong_team(result: dict[str, Any]) -> dict[str, Any]:
 def test_hostile_text_is_refused_quickly(text: str | bytes, message: str) -> None:
     with pytest.raises(RecordError, match=message):
         records.loads(text)
+
+
+@pytest.mark.parametrize(
+    ("encode", "message"),
+    [
+        (lambda text: text.encode("utf-16"), "not UTF-8"),
+        (lambda text: text.encode("utf-32-le"), "not valid JSON"),
+        (lambda text: b"\xef\xbb\xbf" + text.encode(), "byte order mark"),
+        (lambda text: "\ufeff" + text, "byte order mark"),
+    ],
+)
+def test_a_record_is_utf8_without_a_byte_order_mark(record: GameRecord, encode: Any, message: str) -> None:
+    # Found by a review: bytes in UTF-16 or UTF-32, or with a byte order mark, loaded (json.loads guesses).
+    with pytest.raises(RecordError, match=message):
+        records.loads(encode(records.dumps(record)))
+
+
+@pytest.mark.parametrize("where", ["top", "result", "headers"])
+def test_a_key_twice_in_one_object_is_refused(record: GameRecord, where: str) -> None:
+    # Found by a review: the last of two equal keys won, where another JSON reader may keep the first.
+    text = records.dumps(record)
+    doubled = {
+        "top": text.replace('"seed": "6"', '"seed": "5", "seed": "6"'),
+        "result": text.replace('"balls": ', '"balls": true, "balls": '),
+        "headers": text.replace('"headers": {', '"headers": {"event": "x", '),
+    }[where]
+    assert doubled != text
+    with pytest.raises(RecordError, match="appears twice in one object"):
+        records.loads(doubled)
+    with pytest.raises(RecordError, match="line 1: .*appears twice"):
+        list(records.read_headers(io.StringIO(doubled + "\n")))
 
 
 def test_an_illegal_move_names_its_step(record: GameRecord) -> None:

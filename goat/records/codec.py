@@ -11,6 +11,7 @@ JavaScript and ``jq``), and every text is one UTF-8 can hold.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, Final
 
 from goat.cards import DECK, Card
@@ -170,16 +171,35 @@ def loads(text: str | bytes, *, verify: bool = True) -> GameRecord | MatchRecord
 
 
 def _parse(text: str | bytes) -> object:
+    """The JSON of a record: UTF-8 (bytes are decoded as nothing else, and a byte order mark is refused, as
+    JSON text exchanged between systems has none: RFC 8259), every key of an object once."""
     if not isinstance(text, (str, bytes, bytearray)):
         raise TypeError(f"loads() takes JSON text, not {type(text).__name__}")
     if len(text) > MAX_RECORD_BYTES:
         raise RecordError(f"not a game record: {len(text)} bytes, more than the {MAX_RECORD_BYTES} a record may have")
+    if not isinstance(text, str):
+        try:  # decoded here: json.loads would also take UTF-16 and UTF-32, and drop a byte order mark
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise RecordError(f"not a game record: not UTF-8 ({error.reason} at byte {error.start})") from None
+    if text.startswith("\ufeff"):
+        raise RecordError("not a game record: it starts with a byte order mark, which JSON text does not have")
     try:
-        return json.loads(text)
-    except UnicodeDecodeError as error:
-        raise RecordError(f"not a game record: not UTF-8 ({error.reason} at byte {error.start})") from None
+        return json.loads(text, object_pairs_hook=_object)
+    except RecordError:
+        raise
     except (ValueError, RecursionError) as error:  # a JSON error, a number too long for int(), too deep nesting
         raise RecordError(f"not a game record: not valid JSON ({str(error)[:120]})") from None
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose keys are all different: readers disagree on which of two equal keys counts."""
+    found = dict(pairs)
+    if len(found) != len(pairs):
+        seen: set[str] = set()
+        twice = next(key for key, _ in pairs if key in seen or seen.add(key))  # type: ignore[func-returns-value]
+        raise RecordError(f"not a game record: the key {twice!r:.60} appears twice in one object")
+    return found
 
 
 def from_json(data: object, *, verify: bool = True) -> GameRecord | MatchRecord:
@@ -269,7 +289,7 @@ class _Reader:
             if value.__class__ is not int:
                 raise RecordError(f"{where}field 'seed' must be an integer or null, not {value!r:.60}")
             return int(value)
-        if not isinstance(value, str) or not value.lstrip("-").isdigit() or len(value) > 80 or not value.isascii():
+        if not isinstance(value, str) or _SEED_TEXT.fullmatch(value) is None:
             raise RecordError(f"{where}field 'seed' must be decimal text or null, not {value!r:.60}")
         return int(value)
 
@@ -284,6 +304,11 @@ class _Reader:
             raise RecordError(f"{where}: a move is text, not {text!r:.60}")
         found = _MOVES.get(text)  # the same moves recur from game to game: read each once
         if found is None:
+            if _MOVE_TEXT.fullmatch(text) is None:  # as records write it, and the schema says (game.json)
+                raise RecordError(
+                    f"{where}: not a move as records write it: {text!r:.60} (expected e.g. '1 lead 10H QH', "
+                    "one space between words, the kind in lower case, cards such as 10H or QS)"
+                )
             try:
                 found = Move.from_str(text)
             except (GoatError, ValueError, TypeError) as error:
@@ -341,11 +366,16 @@ class _Reader:
             stderr,
         )
 
+    def schema_url(self, data: dict[str, Any], where: str) -> None:
+        if "$schema" in data and not isinstance(data["$schema"], str):
+            raise RecordError(f"{where}field '$schema' has the wrong type: {data['$schema']!r:.60}")
+
     def game(self, data: dict[str, Any], where: str, *, top: bool, verify: bool) -> GameRecord:
         allowed = _GAME_KEYS[self.version] | (_TOP_KEYS if top and self.version == 2 else set())
         self.keys(data, allowed, where, optional={"$schema"})
+        self.schema_url(data, where)
         try:
-            deck = tuple(_card(text) for text in self.field(data, "deck", str, where).split())
+            deck = tuple(_card(text) for text in self.field(data, "deck", str, where).split(" "))
             trump_card = _card(self.field(data, "trump_card", str, where))
         except RecordError as error:
             raise RecordError(f"{where}field 'deck' or 'trump_card': {error}") from None
@@ -357,8 +387,11 @@ class _Reader:
         comments: dict[int, str] = {}
         if self.version == 2:
             for key, text in self.texts(data, "comments", where).items():
-                if not key.isdigit() or not key.isascii() or len(key) > 6:
-                    raise RecordError(f"{where}field 'comments': a comment's key is a move number, not {key!r:.40}")
+                if _COMMENT_KEY.fullmatch(key) is None:  # "01" and "1" would be one comment, one of them lost
+                    raise RecordError(
+                        f"{where}field 'comments': a comment's key is a move number without leading zeros, "
+                        f"not {key!r:.40}"
+                    )
                 comments[int(key)] = text
         seed = self.seed(data, where)
         try:
@@ -388,6 +421,7 @@ class _Reader:
 
     def match(self, data: dict[str, Any], *, verify: bool) -> MatchRecord:
         self.keys(data, _MATCH_KEYS, "", optional={"$schema"})
+        self.schema_url(data, "")
         games = [
             self.game(game, f"game {number}: ", top=False, verify=verify)
             if isinstance(game, dict)
@@ -418,13 +452,19 @@ def _not_object(number: int) -> GameRecord:
 
 
 def _card(text: str) -> Card:
+    """A card as records write it (``10H``, ``QS``): what :meth:`Card.from_str` reads besides (``th``, ``q♠``)
+    is no record's."""
     card = _CARDS.get(text)
-    if card is not None:
-        return card
-    try:
-        return Card.from_str(text)
-    except GoatError as error:
-        raise RecordError(str(error)) from None
+    if card is None:
+        raise RecordError(f"not a card as records write it: {text!r:.20} (expected e.g. '10H', 'QS', 'AC')")
+    return card
+
+
+# What the records' JSON Schemas allow (goat/schemas/records/game.json), read the same way.
+_CARD_PATTERN: Final = "(?:6|7|8|9|10|J|Q|K|A)[CDHS]"
+_MOVE_TEXT: Final = re.compile(f"[0-3] (?:lead|beat|pass|molodka|wait)(?: {_CARD_PATTERN}){{0,4}}")
+_SEED_TEXT: Final = re.compile("-?[0-9]{1,79}")
+_COMMENT_KEY: Final = re.compile("0|[1-9][0-9]{0,5}")
 
 
 def _check_seed(record: GameRecord, where: str) -> None:

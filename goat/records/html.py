@@ -128,8 +128,14 @@ def to_html(record: GameRecord | MatchRecord | Sequence[GameRecord], *, title: s
         raise TypeError(f"to_html() takes a GameRecord, a MatchRecord or a list of GameRecords, not {record!r:.60}")
     data = {"games": [_game_data(game, number) for number, game in enumerate(games, start=1)]}
     heading = title or dict(headers).get("event") or ("A game of Goat" if len(games) == 1 else "A match of Goat")
-    # JSON in a script element: "</" would end the element, so it is written "<\\/".
-    payload = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+    # JSON in a script element, with "<", ">" and "&" written as JSON escapes: "</script" would end the element,
+    # and "<!--" followed by "<script" would make the parser take the rest of the page for the script's text.
+    payload = (
+        json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+        .replace("<", "\\u003c")
+        .replace(">", "\\u003e")
+        .replace("&", "\\u0026")
+    )
     seats = "".join(f'<option value="{seat}">what seat {seat} saw</option>' for seat in range(4))
     options = "".join(f'<option value="{i}">game {i + 1}</option>' for i in range(len(games)))
     header_text = " · ".join(f"{escape(k)}: {escape(v)}" for k, v in headers)

@@ -14,11 +14,10 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Iterator
 from typing import IO, Any
 
-from goat.records.codec import MAX_RECORD_BYTES, dumps, loads
+from goat.records.codec import MAX_RECORD_BYTES, _parse, dumps, loads
 from goat.records.values import GameRecord, MatchRecord, RecordError
 
 __all__ = ["read", "read_headers", "write"]
@@ -71,9 +70,9 @@ def read_headers(fp: IO[str] | IO[bytes]) -> Iterator[dict[str, str]]:
     """
     for number, line in _lines(fp):
         try:
-            data: Any = json.loads(line)
-        except (ValueError, RecursionError) as error:
-            raise RecordError(f"line {number}: not valid JSON ({str(error)[:100]})") from None
+            data: Any = _parse(line)  # as loads reads it: UTF-8, each key once
+        except RecordError as error:
+            raise RecordError(f"line {number}: {error}") from None
         headers = data.get("headers", {}) if isinstance(data, dict) else None
         if not isinstance(headers, dict) or not all(isinstance(v, str) for v in headers.values()):
             raise RecordError(f"line {number}: not a record with headers")

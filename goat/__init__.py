@@ -27,6 +27,7 @@ from goat.errors import (
     InvalidCardError,
     InvalidDealError,
     InvalidMoveError,
+    InvalidSeatError,
     InvalidTrickError,
     ScoringError,
 )
@@ -64,6 +65,7 @@ __all__ = [
     "InvalidCardError",
     "InvalidDealError",
     "InvalidMoveError",
+    "InvalidSeatError",
     "InvalidTrickError",
     "Match",
     "Move",

@@ -73,7 +73,7 @@ class Suit(enum.Enum):
         try:
             return _SUIT_BY_TEXT[text.strip().upper()]
         except (KeyError, AttributeError):
-            raise InvalidCardError(f"not a suit: {text!r} (expected one of C D H S or ♣ ♦ ♥ ♠)") from None
+            raise InvalidCardError(f"not a suit: {text!r:.80} (expected one of C D H S or ♣ ♦ ♥ ♠)") from None
 
 
 _SUIT_SYMBOL: Final = {Suit.CLUBS: "♣", Suit.DIAMONDS: "♦", Suit.HEARTS: "♥", Suit.SPADES: "♠"}
@@ -124,12 +124,28 @@ class Rank(enum.IntEnum):
         try:
             return _RANK_BY_TEXT[text.strip().upper()]
         except (KeyError, AttributeError):
-            raise InvalidCardError(f"not a rank: {text!r} (expected 6 7 8 9 10 J Q K A)") from None
+            raise InvalidCardError(f"not a rank: {text!r:.80} (expected 6 7 8 9 10 J Q K A)") from None
 
 
 _RANK_LABEL: Final = ("6", "7", "8", "9", "J", "Q", "K", "10", "A")
 _RANK_POINTS: Final = (0, 0, 0, 0, 2, 3, 4, 10, 11)
 _RANK_BY_TEXT: Final = {**{label: Rank(i) for i, label in enumerate(_RANK_LABEL)}, "T": Rank.TEN}
+
+
+def _of_type(kind: type, what: str, example: str) -> Any:  # an attrs validator, typed as the field it checks
+    """An attrs validator: :class:`TypeError` saying what ``what`` must be (attrs' own gives a printed tuple)."""
+
+    def check(instance: object, attribute: object, value: object) -> None:
+        if not isinstance(value, kind):
+            raise TypeError(f"{what} must be a {kind.__name__}, such as {example}, not {_shown(value)}")
+
+    return check
+
+
+def _shown(value: object, size: int = 60) -> str:
+    """``repr(value)`` cut to ``size`` characters: an error's message stays short whatever it was given."""
+    text = repr(value)
+    return text if len(text) <= size else f"{text[: size - 1]}…"
 
 
 @attrs.frozen(eq=False, repr=False)
@@ -142,8 +158,8 @@ class Card:
     [Card.from_str('6C'), Card.from_str('10H'), Card.from_str('AH')]
     """
 
-    rank: Rank = attrs.field(validator=attrs.validators.instance_of(Rank))
-    suit: Suit = attrs.field(validator=attrs.validators.instance_of(Suit))
+    rank: Rank = attrs.field(validator=_of_type(Rank, "a card's rank", "Rank.ACE"))
+    suit: Suit = attrs.field(validator=_of_type(Suit, "a card's suit", "Suit.HEARTS"))
     #: Position in :data:`DECK` (0–35): ``suit.index * 9 + rank``.
     index: int = attrs.field(init=False)
 
@@ -157,11 +173,11 @@ class Card:
         Raises :class:`~goat.InvalidCardError` (a :class:`ValueError`) quoting the text.
         """
         if not isinstance(text, str):
-            raise InvalidCardError(f"not a card: {text!r} (expected text such as '10H')")
+            raise InvalidCardError(f"not a card: {text!r:.80} (expected text such as '10H')")
         card = _CARD_BY_TEXT.get(text.strip().upper())
         if card is None:
             raise InvalidCardError(
-                f"not a card: {text!r} (expected a rank 6 7 8 9 10 J Q K A, then a suit C D H S or ♣ ♦ ♥ ♠)"
+                f"not a card: {text!r:.80} (expected a rank 6 7 8 9 10 J Q K A, then a suit C D H S or ♣ ♦ ♥ ♠)"
             )
         return card
 
@@ -169,7 +185,7 @@ class Card:
     def from_index(cls, index: int) -> Card:
         """The card at ``index`` of :data:`DECK` (0–35)."""
         if not isinstance(index, int) or not 0 <= index < 36:
-            raise InvalidCardError(f"not a card index: {index!r} (expected 0–35)")
+            raise InvalidCardError(f"not a card index: {index!r:.80} (expected 0–35)")
         return DECK[index]
 
     @property
@@ -264,7 +280,7 @@ def beats(a: Card, b: Card, trump: Suit) -> bool:
     False
     """
     if a.__class__ is not Card or b.__class__ is not Card:
-        raise TypeError(f"beats() compares two Card objects, not {a!r} and {b!r}")
+        raise TypeError(f"beats() compares two Card objects, not {a!r:.80} and {b!r:.80}")
     return bool(BEATERS[_trump_index(trump)][b.index] >> a.index & 1)
 
 
@@ -291,7 +307,7 @@ def beats_set(new: Iterable[Card], top: Iterable[Card], trump: Suit) -> bool:
 
 def _trump_index(trump: Suit) -> int:
     if not isinstance(trump, Suit):
-        raise TypeError(f"the trump must be a Suit, such as Suit.HEARTS, not {trump!r}")
+        raise TypeError(f"the trump must be a Suit, such as Suit.HEARTS, not {trump!r:.80}")
     return _SUIT_INDEX[trump]
 
 
@@ -310,16 +326,16 @@ def cards_of(mask: int) -> frozenset[Card]:
 def mask_of(cards: Iterable[Card], what: str = "cards") -> int:
     """The mask of ``cards``: :class:`TypeError` naming ``what`` for a non-card, :class:`ValueError` for a duplicate."""
     if isinstance(cards, (str, bytes)) or not isinstance(cards, Iterable):
-        raise TypeError(f"{what} must be a collection of Card objects, not {cards!r}")
+        raise TypeError(f"{what} must be a collection of Card objects, not {cards!r:.80}")
     mask = 0
     count = 0
     for card in cards:
         if card.__class__ is not Card:
-            raise TypeError(f"{what}: expected Card objects, got {card!r}")
+            raise TypeError(f"{what}: expected Card objects, got {card!r:.80}")
         mask |= 1 << card.index
         count += 1
     if mask.bit_count() != count:
-        raise ValueError(f"{what}: the same card appears twice")
+        raise InvalidCardError(f"{what}: the same card appears twice")
     return mask
 
 

@@ -8,6 +8,7 @@ Install with ``pip install 'goat-cards[cli]'``.  Exit status: 0 on success,
 from __future__ import annotations
 
 import datetime
+import math
 import platform
 import random
 import sys
@@ -81,7 +82,7 @@ def _load(
         raise click.BadParameter(str(error), param_hint=param) from None
     except arena.BotFault as fault:
         tail = f"; its standard error ends: {fault.stderr.strip()[-500:]}" if fault.stderr.strip() else ""
-        raise click.ClickException(f"the bot {spec!r} does not start: {fault}{tail}") from None
+        raise click.ClickException(f"the bot {spec!r:.80} does not start: {fault}{tail}") from None
     except (StrategyLoadError, ValueError) as error:
         raise click.ClickException(str(error)) from None
 
@@ -97,11 +98,18 @@ def _isolation_option(function: Any) -> Any:
     )(function)
 
 
+def _no_nan(context: click.Context, parameter: click.Parameter, value: float | None) -> float | None:
+    if value is not None and math.isnan(value):  # FloatRange lets NaN through: it compares false with anything
+        raise click.BadParameter("nan is not a number of seconds", context, parameter)
+    return value
+
+
 def _time_limit_option(function: Any) -> Any:
     return click.option(
         "--time-limit",
         type=click.FloatRange(min=0, min_open=True),
         default=None,
+        callback=_no_nan,
         help="Seconds each bot has for each decision and hook (default: none in-process, 10 s sealed).",
     )(function)
 

@@ -16,6 +16,7 @@ __all__ = [
     "InvalidCardError",
     "InvalidDealError",
     "InvalidMoveError",
+    "InvalidSeatError",
     "InvalidTrickError",
     "MissingExtraError",
     "ScoringError",
@@ -27,7 +28,12 @@ class GoatError(Exception):
 
 
 class InvalidCardError(GoatError, ValueError):
-    """Text that does not name a card (R2), e.g. ``Card.from_str("11H")``."""
+    """Text that does not name a card (R2), e.g. ``Card.from_str("11H")``, or cards given as a set that hold
+    the same card twice, e.g. ``beats_set(cards("AS AS"), ...)``."""
+
+
+class InvalidSeatError(GoatError, ValueError):
+    """A seat number outside 0–3 (R1), e.g. ``goat.view(state, 4)``."""
 
 
 class InvalidMoveError(GoatError, ValueError):

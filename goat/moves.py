@@ -22,7 +22,7 @@ from typing import Final
 
 import attrs
 
-from goat.cards import DECK, Card, cards, cards_of, describe, mask_of, pretty_by_repr
+from goat.cards import DECK, Card, _of_type, cards, cards_of, describe, mask_of, pretty_by_repr
 from goat.errors import InvalidCardError, InvalidMoveError
 from goat.seats import check_seat
 
@@ -53,21 +53,28 @@ _CARD_BIT: Final = {str(card): 1 << card.index for card in DECK}  # by the card'
 
 
 def _to_cards(value: Iterable[Card] | str) -> frozenset[Card]:
-    if isinstance(value, str):
-        return frozenset(cards(value))
+    if value.__class__ is frozenset:
+        return value
     if isinstance(value, bytes) or not isinstance(value, Iterable):
-        raise TypeError(f"a move's cards are Card objects or card text such as '10H QH', not {value!r}")
-    return frozenset(value)
+        raise TypeError(f"a move's cards are Card objects or card text such as '10H QH', not {value!r:.80}")
+    listed = cards(value) if isinstance(value, str) else list(value)
+    for card in listed:
+        if card.__class__ is not Card:
+            raise TypeError(f"a move holds Card objects, not {card!r:.80}")
+    found = frozenset(listed)
+    if len(found) != len(listed):  # a set holds each card once: one given twice is a mistake, not a move
+        raise InvalidMoveError(f"a move holds each card once, not {' '.join(map(str, listed))[:80]}")
+    return found
 
 
 def _check_seat(instance: object, attribute: object, seat: int) -> None:
-    check_seat(seat, "a move's seat")
+    check_seat(seat, "a move's seat", InvalidMoveError)
 
 
 def _check_cards(instance: object, attribute: object, value: frozenset[Card]) -> None:
     for card in value:
         if card.__class__ is not Card:
-            raise TypeError(f"a move holds Card objects, not {card!r}")
+            raise TypeError(f"a move holds Card objects, not {card!r:.80}")
 
 
 @attrs.frozen(eq=False, repr=False)
@@ -82,7 +89,7 @@ class Move:
     could not be written down).
     """
 
-    kind: MoveKind = attrs.field(validator=attrs.validators.instance_of(MoveKind))
+    kind: MoveKind = attrs.field(validator=_of_type(MoveKind, "a move's kind", "MoveKind.LEAD"))
     seat: int = attrs.field(validator=_check_seat)
     cards: frozenset[Card] = attrs.field(factory=frozenset, converter=_to_cards, validator=_check_cards)
     #: The engine's key: card mask << 5 | kind code << 2 | seat.  Equality and hashing use it.
@@ -105,10 +112,10 @@ class Move:
         Raises :class:`~goat.InvalidMoveError` (a :class:`ValueError`) quoting the text.
         """
         if not isinstance(text, str):
-            raise InvalidMoveError(f"not a move: {text!r} (expected text such as '1 lead 10H QH')")
+            raise InvalidMoveError(f"not a move: {text!r:.80} (expected text such as '1 lead 10H QH')")
         words = text.split()
         if len(words) < 2 or words[0] not in ("0", "1", "2", "3"):
-            raise InvalidMoveError(f"not a move: {text!r} (expected '<seat 0-3> <kind> <cards>')")
+            raise InvalidMoveError(f"not a move: {text!r:.80} (expected '<seat 0-3> <kind> <cards>')")
         code = _KIND_CODE.get(words[1])
         if code is not None and cls is Move and len(words) <= 6:
             # Notation as str() writes it (the bot protocol's, every message), of no more cards than a hand
@@ -128,15 +135,15 @@ class Move:
             kind = MoveKind(words[1].lower())
         except ValueError:
             kinds = ", ".join(k.value for k in MoveKind)
-            raise InvalidMoveError(f"not a move: {text!r} (the kind must be one of {kinds})") from None
+            raise InvalidMoveError(f"not a move: {text!r:.80} (the kind must be one of {kinds})") from None
         try:
             held = cards(" ".join(words[2:]))
         except InvalidCardError as error:
-            raise InvalidMoveError(f"not a move: {text!r} ({error})") from None
+            raise InvalidMoveError(f"not a move: {text!r:.80} ({error})") from None
         if len(set(held)) != len(held):
-            raise InvalidMoveError(f"not a move: {text!r} (a card appears twice)")
+            raise InvalidMoveError(f"not a move: {text!r:.80} (a card appears twice)")
         if kind is MoveKind.WAIT and held:
-            raise InvalidMoveError(f"not a move: {text!r} (a wait holds no cards)")
+            raise InvalidMoveError(f"not a move: {text!r:.80} (a wait holds no cards)")
         return cls(kind, int(words[0]), held)
 
     def __str__(self) -> str:

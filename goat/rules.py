@@ -20,7 +20,8 @@ property tests check that the two agree move for move.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from typing import Final, Protocol, TypeVar
 
 from goat._core import (
@@ -55,6 +56,8 @@ __all__ = ["legal_moves", "new_game", "play", "trick_winner"]
 
 _HAND_SIZE: Final = 4
 _NO_DEFEAT: Final = (0, 0)  # new_game's default: known good, not checked again
+#: Defeat-scores that end a match (R21): no game is dealt at them (goat.scoring.MATCH_LIMIT).
+MATCH_LIMIT: Final = 12
 _Random = random.Random
 
 
@@ -83,14 +86,15 @@ def top_play(table: Sequence[_P]) -> _P:
 def _parse_deck(deck: Iterable[Card] | str) -> tuple[int, ...]:
     if isinstance(deck, str):
         deck = cards(deck)
-    elif isinstance(deck, bytes) or not isinstance(deck, Iterable):
-        raise InvalidDealError(f"deck must be the 36 cards in order (Card objects or card text), not {deck!r}")
+    elif isinstance(deck, (bytes, AbstractSet, Mapping)) or not isinstance(deck, Iterable):
+        # (a set or a dict has no order of its own to deal from: the deal would follow the cards' hashes)
+        raise InvalidDealError(f"deck must be the 36 cards in order (Card objects or card text), not {deck!r:.80}")
     order = []
     for card in deck:
         if isinstance(card, str):
             card = Card.from_str(card)
         if not isinstance(card, Card):
-            raise InvalidDealError(f"a deck holds cards, not {card!r}")
+            raise InvalidDealError(f"a deck holds cards, not {card!r:.80}")
         order.append(card.index)
     if len(order) != 36 or len(set(order)) != 36:
         seen: set[int] = set()
@@ -155,7 +159,9 @@ def new_game(
         or len(defeat) != 2
         or any(score.__class__ is not int or score < 0 for score in defeat)
     ):
-        raise InvalidDealError(f"defeat must be two non-negative ints, not {defeat!r}")
+        raise InvalidDealError(f"defeat must be two non-negative ints, not {defeat!r:.80}")
+    if defeat is not _NO_DEFEAT and max(defeat) >= MATCH_LIMIT:
+        raise InvalidDealError(f"no game is dealt at defeat-scores {defeat}: a match ends at {MATCH_LIMIT} (R21)")
     if deck is None:
         if trump_card is not None:
             raise InvalidDealError("a trump_card can only be named together with a fixed deck")
@@ -171,7 +177,7 @@ def new_game(
             if isinstance(trump_card, str):
                 trump_card = Card.from_str(trump_card)
             if not isinstance(trump_card, Card):
-                raise InvalidDealError(f"trump_card must be a Card, not {trump_card!r}")
+                raise InvalidDealError(f"trump_card must be a Card, not {trump_card!r:.80}")
             trump = trump_card.index
             if trump not in stock:
                 seat = (dealer + 1 + indices.index(trump)) % 4
@@ -185,13 +191,13 @@ def new_game(
 def _play_all(state: GameState, moves: Iterable[Move | str]) -> GameState:
     """``state`` after ``moves`` (moves or move text), with errors that name the step."""
     if isinstance(moves, (str, bytes)) or not isinstance(moves, Iterable):
-        raise TypeError(f"moves must be a list of moves or move text such as ['1 lead 10H'], not {moves!r}")
+        raise TypeError(f"moves must be a list of moves or move text such as ['1 lead 10H'], not {moves!r:.80}")
     for number, move in enumerate(moves, start=1):
         try:
             if isinstance(move, str):
                 move = Move.from_str(move)
             elif move.__class__ is not Move:
-                raise TypeError(f"a Move or move text such as '1 lead 10H', not {move!r}")
+                raise TypeError(f"a Move or move text such as '1 lead 10H', not {move!r:.80}")
             state = play(state, move)
         except InvalidMoveError as error:
             raise InvalidMoveError(f"move {number}: {error}") from None
@@ -313,12 +319,12 @@ def trick_winner(plays: Sequence[Move], trump: Suit) -> int:
     3
     """
     if not isinstance(trump, Suit):
-        raise TypeError(f"trump must be a Suit, not {trump!r}")
+        raise TypeError(f"trump must be a Suit, not {trump!r:.80}")
     if isinstance(plays, (str, bytes)) or not isinstance(plays, Iterable):
-        raise TypeError(f"trick_winner(): plays must be a sequence of four Move objects, not {plays!r}")
+        raise TypeError(f"trick_winner(): plays must be a sequence of four Move objects, not {plays!r:.80}")
     plays = tuple(plays)
     if len(plays) != 4 or any(p.__class__ is not Move for p in plays):
-        raise InvalidTrickError(f"a finished trick is four moves, not {plays!r}")
+        raise InvalidTrickError(f"a finished trick is four moves, not {plays!r:.80}")
     first = plays[0]
     if first.kind not in (MoveKind.LEAD, MoveKind.MOLODKA):
         raise InvalidTrickError(f"a trick starts with a lead or a molodka, not {first}")

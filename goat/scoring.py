@@ -12,14 +12,11 @@ import attrs
 
 from goat.cards import Card
 from goat.errors import GameNotOverError, ScoringError
-from goat.rules import new_game
+from goat.rules import MATCH_LIMIT, new_game
 from goat.seats import check_seat
 from goat.state import GameState
 
 __all__ = ["MATCH_LIMIT", "MAX_TRICKS", "GameResult", "Match", "defeat_scores", "score"]
-
-#: Defeat-scores that end a match (R21).
-MATCH_LIMIT = 12
 
 
 #: The most tricks a game can have: 36 cards, at least four to a trick (R10, R11).
@@ -29,12 +26,12 @@ MAX_TRICKS = 9
 def _to_pair(value: object, name: str) -> tuple[int, int]:
     """A pair of ints by team, with errors that name the field."""
     if not isinstance(value, (tuple, list)):
-        raise TypeError(f"GameResult: {name} must be a pair of ints by team, not {value!r}")
+        raise TypeError(f"GameResult: {name} must be a pair of ints by team, not {value!r:.80}")
     if len(value) != 2:
-        raise ScoringError(f"GameResult: {name} must be two numbers, one per team, not {value!r}")
+        raise ScoringError(f"GameResult: {name} must be two numbers, one per team, not {value!r:.80}")
     first, second = value
     if first.__class__ is not int or second.__class__ is not int:
-        raise TypeError(f"GameResult: {name} must be a pair of ints by team, not {value!r}")
+        raise TypeError(f"GameResult: {name} must be a pair of ints by team, not {value!r:.80}")
     return (first, second)
 
 
@@ -54,9 +51,9 @@ def _check_result(result: GameResult) -> None:
     """The facts every game's result obeys (R18–R20), forfeits included."""
     points, tricks, defeat = result.points, result.tricks, result.defeat
     if result.balls.__class__ is not bool:
-        raise TypeError(f"GameResult: balls must be True or False, not {result.balls!r}")
+        raise TypeError(f"GameResult: balls must be True or False, not {result.balls!r:.80}")
     if result.winner is not None and (result.winner.__class__ is not int or result.winner not in (0, 1)):
-        raise ScoringError(f"GameResult: winner must be a team 0 or 1, or None for balls, not {result.winner!r}")
+        raise ScoringError(f"GameResult: winner must be a team 0 or 1, or None for balls, not {result.winner!r:.80}")
     check_seat(result.last_trick_winner, "GameResult: last_trick_winner", ScoringError)
     if min(points) < 0 or sum(points) != 120:
         raise ScoringError(f"GameResult: the teams' points are 0–120 and add up to 120 (R18), not {points}")
@@ -72,6 +69,7 @@ def _check_result(result: GameResult) -> None:
     if result.winner is None:
         if defeat != (0, 0):
             raise ScoringError(f"GameResult: balls give no defeat-scores (R20), not {defeat}")
+        _check_played(points, tricks)
         return
     loser = 1 - result.winner
     if points[result.winner] <= points[loser] or defeat[result.winner] or not defeat[loser]:
@@ -79,6 +77,34 @@ def _check_result(result: GameResult) -> None:
             f"GameResult: the winner has more points and the loser gains the defeat-scores (R19); "
             f"not winner {result.winner} with points {points} and defeat-scores {defeat}"
         )
+    # A forfeit (goat.records.forfeit_result): the loser 0 : 120 with 6 defeat-scores, in a game that was not
+    # over, so with at most 8 tricks taken (9 tricks are all 36 cards, one at a time).  Any other result is a
+    # game played to its end, whose defeat-scores follow from the loser's points and tricks (R19).
+    if points[loser] == 0 and defeat[loser] == FORFEIT_DEFEAT and sum(tricks) < MAX_TRICKS:
+        return
+    _check_played(points, tricks)
+    if defeat[loser] != defeat_scores(points[loser], tricks[loser]):
+        raise ScoringError(
+            f"GameResult: a team with {points[loser]} points and {tricks[loser]} tricks gains "
+            f"{defeat_scores(points[loser], tricks[loser])} defeat-scores (R19), not {defeat[loser]}"
+        )
+
+
+#: What a team that forfeits a game gains: as for a game without a trick (R19); goat.records.FORFEIT_DEFEAT.
+FORFEIT_DEFEAT = 6
+#: The fewest tricks a game played to its end has: 36 cards, at most four cards a play, four plays a trick.
+_MIN_TRICKS = 3
+
+
+def _check_played(points: tuple[int, int], tricks: tuple[int, int]) -> None:
+    """The facts of a game played to its end: 3–9 tricks, and points only for a team that took a trick."""
+    if not _MIN_TRICKS <= sum(tricks) <= MAX_TRICKS:
+        raise ScoringError(
+            f"GameResult: a game played to its end has {_MIN_TRICKS}–{MAX_TRICKS} tricks (R10, R11), not {tricks}"
+        )
+    for team in (0, 1):
+        if points[team] and not tricks[team]:
+            raise ScoringError(f"GameResult: team {team} has {points[team]} points without a trick")
 
 
 @attrs.frozen
@@ -114,7 +140,7 @@ def defeat_scores(points: int, tricks: int) -> int:
     produce (points outside 0–120, tricks outside 0–9, points without a trick).
     """
     if points.__class__ is not int or tricks.__class__ is not int:
-        raise TypeError(f"defeat_scores() takes two ints, points and tricks, not {points!r} and {tricks!r}")
+        raise TypeError(f"defeat_scores() takes two ints, points and tricks, not {points!r:.80} and {tricks!r:.80}")
     if not 0 <= points <= 120:
         raise ScoringError(f"a team's points are 0–120 (R18), not {points}")
     if not 0 <= tricks <= MAX_TRICKS:
@@ -154,11 +180,19 @@ def score(state: GameState) -> GameResult:
 
 def _results(value: Iterable[GameResult]) -> tuple[GameResult, ...]:
     if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
-        raise TypeError(f"Match: results must be a sequence of GameResult values, not {value!r}")
+        raise TypeError(f"Match: results must be a sequence of GameResult values, not {value!r:.80}")
     results = tuple(value)
-    for result in results:
+    defeat = [0, 0]
+    for number, result in enumerate(results, start=1):
         if not isinstance(result, GameResult):
-            raise TypeError(f"Match: results holds GameResult values, not {result!r}")
+            raise TypeError(f"Match: results holds GameResult values, not {result!r:.80}")
+        if max(defeat) >= MATCH_LIMIT:
+            raise ScoringError(
+                f"Match: game {number} follows the end of the match: after {number - 1} games the defeat-scores "
+                f"are {tuple(defeat)}, and a match ends at {MATCH_LIMIT} (R21)"
+            )
+        defeat[0] += result.defeat[0]
+        defeat[1] += result.defeat[1]
     return results
 
 

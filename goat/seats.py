@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TypeGuard
 
+from goat.errors import InvalidSeatError
+
 __all__ = ["check_seat", "is_seat"]
 
 
@@ -12,8 +14,8 @@ def is_seat(value: object) -> TypeGuard[int]:
     return value.__class__ is int and 0 <= value <= 3
 
 
-def check_seat(value: object, what: str = "a seat", error: type[Exception] = ValueError) -> int:
+def check_seat(value: object, what: str = "a seat", error: type[Exception] = InvalidSeatError) -> int:
     """``value`` if it is a seat, else ``error`` saying what was wrong."""
     if not is_seat(value):
-        raise error(f"{what} must be a seat 0, 1, 2 or 3, not {value!r}")
+        raise error(f"{what} must be a seat 0, 1, 2 or 3, not {value!r:.80}")
     return value

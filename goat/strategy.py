@@ -54,7 +54,7 @@ def __getattr__(name: str) -> Any:
         from importlib import metadata
 
         return metadata
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    raise AttributeError(f"module {__name__!r:.80} has no attribute {name!r:.80}")
 
 
 @runtime_checkable
@@ -132,7 +132,7 @@ _RESERVED = "[]:="
 
 def _check_name(name: object, what: str = "a strategy name") -> str:
     if not isinstance(name, str):
-        raise TypeError(f"{what} is text such as 'greedy', not {name!r}")
+        raise TypeError(f"{what} is text such as 'greedy', not {name!r:.80}")
     return name
 
 
@@ -153,15 +153,17 @@ def register_strategy(name: str, factory: Callable[..., Any], *, replace: bool =
     """
     _check_name(name)
     if not name.strip() or name != name.strip() or any(c in name for c in _RESERVED) or " " in name:
-        raise ValueError(f"a strategy name is a non-empty word without spaces or any of {_RESERVED!r}, not {name!r}")
+        raise StrategyNameError(
+            f"a strategy name is a non-empty word without spaces or any of {_RESERVED!r}, not {name!r}"
+        )
     if not callable(factory):
-        raise TypeError(f"the factory for {name!r} must be callable, not {factory!r}")
+        raise TypeError(f"the factory for {name!r:.80} must be callable, not {factory!r:.80}")
     if not replace:
         if name in _REGISTERED:
-            raise ValueError(f"a strategy named {name!r} is already registered (pass replace=True)")
+            raise StrategyNameError(f"a strategy named {name!r:.80} is already registered (pass replace=True)")
         taken = _discovered().claims.get(name)
         if taken:
-            raise ValueError(f"{taken[0]} already provides a strategy named {name!r} (pass replace=True)")
+            raise StrategyNameError(f"{taken[0]} already provides a strategy named {name!r:.80} (pass replace=True)")
     _REGISTERED[name] = factory
 
 
@@ -169,7 +171,7 @@ def unregister_strategy(name: str) -> None:
     """Forget a strategy made loadable by :func:`register_strategy`."""
     _check_name(name)
     if _REGISTERED.pop(name, None) is None:
-        raise KeyError(f"no strategy named {name!r} was registered in this process")
+        raise KeyError(f"no strategy named {name!r:.80} was registered in this process")
 
 
 @attrs.frozen
@@ -318,7 +320,7 @@ def entry_point(name: str) -> metadata.EntryPoint:
 
         close = difflib.get_close_matches(name, known, n=3)
         hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
-        raise StrategyNameError(f"no strategy named {name!r}{hint} (known: {', '.join(known) or 'none'})")
+        raise StrategyNameError(f"no strategy named {name!r:.80}{hint} (known: {', '.join(known) or 'none'})")
     return entry
 
 
@@ -407,7 +409,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     match = _SPEC.fullmatch(spec.strip())
     if match is None:
         raise StrategyNameError(
-            f"not a strategy spec: {spec!r} (expected name[key=value,...], e.g. 'ismcts[time_ms=50]')"
+            f"not a strategy spec: {spec!r:.80} (expected name[key=value,...], e.g. 'ismcts[time_ms=50]')"
         )
     text = match["options"].strip()
     options: dict[str, Any] = {}
@@ -417,10 +419,12 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     while position < len(text):
         option = _OPTION.match(text, position)
         if option is None or option.end() == position:
-            raise StrategyNameError(f"not a strategy spec: {spec!r}: cannot read the options from {text[position:]!r}")
+            raise StrategyNameError(
+                f"not a strategy spec: {spec!r:.80}: cannot read the options from {text[position:]!r:.80}"
+            )
         key, raw = option["key"], option["value"]
         if key in options:
-            raise StrategyNameError(f"not a strategy spec: {spec!r}: option {key!r} is given twice")
+            raise StrategyNameError(f"not a strategy spec: {spec!r:.80}: option {key!r:.80} is given twice")
         try:
             options[key] = json.loads(raw)
         except ValueError:
@@ -460,7 +464,7 @@ def format_spec(name: str, options: Mapping[str, Any]) -> str:
     if not options:
         return name
     if name.startswith(EXEC_PREFIX):
-        raise StrategyNameError(f"an exec: command takes no options in brackets: {name!r}")
+        raise StrategyNameError(f"an exec: command takes no options in brackets: {name!r:.80}")
     import json
 
     return f"{name}[{', '.join(f'{key}={json.dumps(value)}' for key, value in options.items())}]"
@@ -479,11 +483,16 @@ def load_strategy(name: str, **options: Any) -> Strategy:
     if clash:
         raise StrategyNameError(f"strategy {name!r}: option {clash[0]!r} is given both in the spec and as an argument")
     options = {**given, **options}
+    seed = options.get("seed")
+    if seed is not None and seed.__class__ is not int:  # as new_game's: a float or text seeds nothing reproducibly
+        raise TypeError(f"load_strategy(): seed must be an int or None, not {seed!r:.80}")
     factory = strategy_factory(name)
     try:
         strategy = factory(**options)
     except (Exception, SystemExit) as error:
-        raise StrategyLoadError(f"the factory of strategy {name!r} raised {type(error).__name__}: {error}") from error
+        raise StrategyLoadError(
+            f"the factory of strategy {name!r} raised {type(error).__name__}: {str(error)[:300]}"
+        ) from error
     if not isinstance(strategy, Strategy):
         raise StrategyLoadError(
             f"the factory of strategy {name!r} built {strategy!r}, which has no choose(view, legal) method"

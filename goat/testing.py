@@ -44,7 +44,7 @@ from goat.arena.protocol import view_to_json
 from goat.arena.seats import _Guard, _type_name, describe_error, interrupts_seen, is_real_interrupt, watching_interrupts
 from goat.cards import DECK, Card, Suit
 from goat.moves import Move, MoveKind
-from goat.rules import legal_moves, new_game, play
+from goat.rules import MATCH_LIMIT, legal_moves, new_game, play
 from goat.scoring import GameResult, Match, score
 from goat.seats import is_seat
 from goat.state import GameState
@@ -106,7 +106,7 @@ def hands(*, size: int | None = None) -> st.SearchStrategy[frozenset[Card]]:
     4
     """
     if size is not None and (size.__class__ is not int or not 0 <= size <= 4):
-        raise InvalidArgument(f"a hand holds 0 to 4 cards, not size={size!r}")
+        raise InvalidArgument(f"a hand holds 0 to 4 cards, not size={size!r:.80}")
     return _hands(size)
 
 
@@ -173,7 +173,15 @@ def deals(
     (2, 3, 20)
     """
     if dealer is not None and not is_seat(dealer):
-        raise InvalidArgument(f"dealer must be a seat 0–3, not {dealer!r}")
+        raise InvalidArgument(f"dealer must be a seat 0–3, not {dealer!r:.80}")
+    if not (
+        isinstance(defeat, tuple)
+        and len(defeat) == 2
+        and all(score.__class__ is int and 0 <= score < MATCH_LIMIT for score in defeat)
+    ):
+        raise InvalidArgument(
+            f"defeat must be two ints 0–{MATCH_LIMIT - 1}, a match's score before a game (R21), not {defeat!r:.80}"
+        )
     return _deals(dealer, molodka, defeat)
 
 
@@ -271,9 +279,11 @@ def game_states(
     5
     """
     if min_moves.__class__ is not int or not 0 <= min_moves <= MAX_PLAYS:
-        raise InvalidArgument(f"min_moves must be 0–{MAX_PLAYS} (no game is sure to last longer), not {min_moves!r}")
+        raise InvalidArgument(
+            f"min_moves must be 0–{MAX_PLAYS} (no game is sure to last longer), not {min_moves!r:.80}"
+        )
     if max_moves is not None and (max_moves.__class__ is not int or max_moves < min_moves):
-        raise InvalidArgument(f"max_moves must be an int >= min_moves, not {max_moves!r}")
+        raise InvalidArgument(f"max_moves must be an int >= min_moves, not {max_moves!r:.80}")
     return _game_states(min_moves, max_moves, molodka, False)
 
 
@@ -361,7 +371,7 @@ def matches(*, min_games: int = 0, max_games: int = 6) -> st.SearchStrategy[Matc
     True
     """
     if min_games.__class__ is not int or max_games.__class__ is not int or not 0 <= min_games <= max_games:
-        raise InvalidArgument(f"need 0 <= min_games <= max_games, not {min_games!r}, {max_games!r}")
+        raise InvalidArgument(f"need 0 <= min_games <= max_games, not {min_games!r:.80}, {max_games!r:.80}")
     return _matches(min_games, max_games)
 
 
@@ -462,8 +472,8 @@ def _same_result(copy: GameResult, result: GameResult) -> bool:
     def same(a: object, b: object) -> bool:
         if type(a) is not type(b):
             return False
-        if type(a) is tuple:
-            return len(a) == len(b) and all(map(same, a, b))  # type: ignore[arg-type]
+        if isinstance(a, tuple) and isinstance(b, tuple):
+            return len(a) == len(b) and all(map(same, a, b))
         return type(a) in (int, bool, type(None)) and a == b
 
     slots = [GameResult.__dict__[field.name] for field in attrs.fields(GameResult)]  # read in C, as the arena does
@@ -517,9 +527,9 @@ def check_strategy(strategy_factory: Callable[..., Any], *, games: int = 10, see
     >>> check_strategy(lambda seed=None: FirstMove(), games=2)
     """
     if games.__class__ is not int or games < 1:
-        raise ValueError(f"games must be a positive int, not {games!r}")
+        raise ValueError(f"games must be a positive int, not {games!r:.80}")
     if not callable(strategy_factory):
-        raise TypeError(f"check_strategy() takes a strategy factory, not {strategy_factory!r}")
+        raise TypeError(f"check_strategy() takes a strategy factory, not {strategy_factory!r:.80}")
     with watching_interrupts():
         first = _run(strategy_factory, games, seed, options)
         second = _run(strategy_factory, games, seed, options)

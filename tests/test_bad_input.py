@@ -42,6 +42,7 @@ GENERIC = (
     "can't multiply",
     "must be real number",
     "object of type",
+    "Attribute(name=",  # attrs' own validators: a printed tuple
 )
 
 # (name, function, valid keyword arguments)
@@ -89,9 +90,13 @@ CALLS: list[tuple[str, Callable[..., Any], dict[str, Any]]] = [
     ("records.loads", records.loads, {"text": records.dumps(RECORD)}),
     ("records.replay", records.replay, {"record": RECORD}),
     ("records.from_state", records.from_state, {"state": FINISHED}),
+    ("sample_world", goat.sample_world, {"view": goat.view(STATE, 1), "rng": __import__("random").Random(1)}),
 ]
 
-HOSTILE: list[object] = [None, 5, -1, 10**30, 2.5, math.nan, "", "zz", [], (1, 2, 3), {}, object(), True, b"10H"]
+HOSTILE: list[object] = [
+    None, 5, -1, 10**30, 2.5, math.nan, "", "zz", [], (1, 2, 3), {}, object(), True, b"10H", "X" * 100_000,
+    [Card.from_str("6C")] * 2,
+]  # fmt: skip
 
 
 def _cases() -> list[Any]:
@@ -99,7 +104,7 @@ def _cases() -> list[Any]:
     for name, function, valid in CALLS:
         for argument in valid:
             for bad in HOSTILE:
-                cases.append(pytest.param(function, valid, argument, bad, id=f"{name}-{argument}={bad!r}"))
+                cases.append(pytest.param(function, valid, argument, bad, id=f"{name}-{argument}={bad!r:.24}"))
     return cases
 
 
@@ -123,3 +128,71 @@ def test_a_bad_argument_is_named_in_a_clear_error(
         message = str(error)
         assert not any(generic in message for generic in GENERIC), f"{type(error).__name__}: {message}"
         assert message.strip(), f"an empty {type(error).__name__}"
+        # Short whatever it was given (found by a review: a megabyte of text came back whole in the message) …
+        assert len(message) < 1000, f"{type(error).__name__} of {len(message)} characters"
+        # … and a value error of the rules, a parse or a seat is goat's own, so that ``except goat.GoatError``
+        # catches every one (the arena's settings, on_fault and time_limit, are plain ValueErrors).
+        if isinstance(error, ValueError) and not function.__module__.startswith("goat.arena"):
+            assert isinstance(error, goat.GoatError), f"{type(error)}: {message}"
+
+
+# --- values no game can have: refused, not only values of the wrong type (found by a review) ---------------
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        (((0, 120), (0, 9), (4, 0), False, 1, 3), "0 points and 0 tricks gains 6"),  # R19: no trick, 6
+        (((20, 100), (0, 9), (4, 0), False, 1, 1), "20 points without a trick"),
+        (((0, 120), (3, 6), (6, 0), False, 1, 3), "0 points and 3 tricks gains 4"),  # 9 tricks: played out
+        (((50, 70), (3, 6), (4, 0), False, 1, 3), "50 points and 3 tricks gains 2"),
+        (((60, 60), (0, 9), (0, 0), True, None, 1), "60 points without a trick"),
+        (((40, 80), (1, 1), (2, 0), False, 1, 1), "3–9 tricks"),  # 36 cards need three tricks at least
+    ],
+)
+def test_a_game_result_no_game_or_forfeit_can_have_is_refused(fields: tuple[Any, ...], message: str) -> None:
+    with pytest.raises(goat.ScoringError, match=message):
+        GameResult(*fields)
+
+
+def test_results_of_played_and_forfeited_games_are_accepted() -> None:
+    GameResult((0, 120), (0, 0), (6, 0), False, 1, 1)  # forfeited before any trick
+    GameResult((0, 120), (2, 3), (6, 0), False, 1, 1)  # forfeited after five tricks: 0 : 120 all the same
+    GameResult((0, 120), (3, 6), (4, 0), False, 1, 3)  # played out: three tricks of no points
+    assert records.forfeit_result(STATE, 2).defeat == (records.FORFEIT_DEFEAT, 0)
+
+
+def test_a_match_cannot_hold_games_after_its_end() -> None:
+    six = GameResult((0, 120), (0, 9), (6, 0), False, 1, 3)
+    assert Match(results=[six, six]).is_over
+    with pytest.raises(goat.ScoringError, match="game 3 follows the end of the match"):
+        Match(results=[six, six, six])
+
+
+def test_no_game_is_dealt_once_the_match_is_over() -> None:
+    with pytest.raises(goat.InvalidDealError, match="a match ends at 12"):
+        goat.new_game(seed=1, defeat=(13, 4))
+    assert goat.new_game(seed=1, defeat=(10, 10)).defeat == (10, 10)
+
+
+def test_a_move_given_a_card_twice_is_refused_as_its_text_is() -> None:
+    six = Card.from_str("6C")
+    with pytest.raises(goat.InvalidMoveError, match="each card once"):
+        Move(MoveKind.LEAD, 1, [six, six])
+    with pytest.raises(goat.InvalidMoveError, match="a card appears twice"):
+        Move.from_str("1 lead 6C 6C")
+    assert Move(MoveKind.LEAD, 1, "6C") == Move(MoveKind.LEAD, 1, frozenset({six}))
+
+
+def test_a_deck_without_an_order_of_its_own_is_refused() -> None:
+    # Found by a review: a set (or a dict) of the 36 cards dealt in the order of the cards' hashes.
+    with pytest.raises(goat.InvalidDealError, match="in order"):
+        goat.new_game(deck=set(goat.DECK), trump_card="9S")
+    with pytest.raises(goat.InvalidDealError, match="in order"):
+        goat.new_game(deck=dict.fromkeys(goat.DECK), trump_card="9S")
+
+
+def test_a_record_is_measured_in_bytes() -> None:
+    # Found by a review: the limit counted characters, so a text of four-byte characters could be four times it.
+    with pytest.raises(records.RecordError, match="bytes, more than"):
+        records.loads('"' + "😀" * (records.MAX_RECORD_BYTES // 4 + 1) + '"')

@@ -131,6 +131,9 @@ def test_tournament_prints_the_table_and_writes_json(tmp_path: Path) -> None:
         (("play", "--partner", "nobody"), 2, "no strategy named 'nobody'"),
         (("replay", "no-such-file.json"), 2, "does not exist"),
         (("frobnicate",), 2, "No such command"),
+        # Found by a review: NaN passed click's range check and ended in the library's traceback.
+        (("tournament", "greedy", "random", "--time-limit", "nan"), 2, "nan is not a number of seconds"),
+        (("match", "greedy", "random", "--time-limit", "NaN"), 2, "nan is not a number of seconds"),
     ],
 )
 def test_bad_usage_exits_2_with_a_message(args: tuple[str, ...], code: int, message: str) -> None:

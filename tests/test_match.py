@@ -10,13 +10,18 @@ import goat
 from goat import GameNotOverError, GameResult, Match
 from tests.conftest import finish
 
+# A loser's points and tricks for each number of defeat-scores it gains (R19).
+LOSER = {2: (40, 4), 4: (20, 1), 6: (0, 0)}
+
 
 def result(defeat: tuple[int, int], *, balls: bool = False, last: int = 0) -> GameResult:
     if balls:
         return GameResult((60, 60), (4, 5), (0, 0), True, None, last)
     winner = 0 if defeat[0] == 0 else 1
-    points = (90, 30) if winner == 0 else (30, 90)
-    return GameResult(points, (5, 4), defeat, False, winner, last)
+    points, tricks = LOSER[max(defeat)]
+    if winner == 0:
+        return GameResult((120 - points, points), (9 - tricks, tricks), defeat, False, 0, last)
+    return GameResult((points, 120 - points), (tricks, 9 - tricks), defeat, False, 1, last)
 
 
 def test_a_new_match_starts_at_zero_with_seat_0_dealing() -> None:

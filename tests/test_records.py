@@ -323,7 +323,7 @@ def test_a_key_twice_in_one_object_is_refused(record: GameRecord, where: str) ->
     assert doubled != text
     with pytest.raises(RecordError, match="appears twice in one object"):
         records.loads(doubled)
-    with pytest.raises(RecordError, match="line 1: .*appears twice"):
+    with pytest.raises(RecordError, match=r"line 1: .*appears twice"):
         list(records.read_headers(io.StringIO(doubled + "\n")))
 
 

@@ -49,6 +49,7 @@ from typing import TYPE_CHECKING, Any
 from goat._core import number, numbered
 from goat.cards import Card
 from goat.moves import MOVES, Move, MoveKind, make_move
+from goat.rules import new_game
 from goat.state import GameState, Trick
 from goat.view import PlayerView
 
@@ -62,6 +63,7 @@ __all__ = [
     "action_keys",
     "action_of",
     "actions_of",
+    "deal_of",
     "decode",
     "encode",
     "legal_actions",
@@ -72,6 +74,20 @@ __all__ = [
     "subset_of",
     "table_text",
 ]
+
+
+def deal_of(seed: int, options: dict[str, Any] | None) -> GameState:
+    """The game an environment's ``reset(options=...)`` deals: ``dealer`` (a seat, default 0) and ``defeat`` (the
+    match's score before it, default ``(0, 0)``, below 12: R21).  Other keys are ignored, as the frameworks'
+    own checks expect (PettingZoo's ``api_test`` resets with ``options={"options": 1}``)."""
+    options = options or {}
+    if not isinstance(options, dict):
+        raise TypeError(f"reset()'s options are a dict, not {options!r:.80}")
+    defeat = options.get("defeat", (0, 0))
+    if isinstance(defeat, (list, tuple)):
+        defeat = tuple(defeat)
+    return new_game(seed=seed, dealer=options.get("dealer", 0), defeat=defeat)
+
 
 #: The number of actions: 15 leads, 15 beats, 15 passes (by subset of the sorted hand), declare, wait.
 NUM_ACTIONS = 47

@@ -114,8 +114,7 @@ class GoatEnv(gymnasium.Env[np.ndarray[Any, Any], np.int64]):
             self._bots = self._load_bots(int(self.np_random.integers(2**31)))
         else:
             deal = int(self.np_random.integers(2**63 - 1))
-        options = options or {}
-        state = goat.new_game(seed=deal, dealer=options.get("dealer", 0), defeat=tuple(options.get("defeat", (0, 0))))
+        state = encoding.deal_of(deal, options)
         for other, bot in self._bots.items():
             hook = getattr(bot, "start_game", None)
             if hook is not None:

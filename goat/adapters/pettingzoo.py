@@ -220,10 +220,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZo
             deal = seed
         else:
             deal = int(self.np_random.integers(2**63 - 1))
-        options = options or {}
-        self._set_state(
-            goat.new_game(seed=deal, dealer=options.get("dealer", 0), defeat=tuple(options.get("defeat", (0, 0))))
-        )
+        self._set_state(encoding.deal_of(deal, options))
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)

@@ -90,26 +90,28 @@ def _play(
 
 def _check_bots(strategies: Iterable[Strategy]) -> list[Strategy]:
     if isinstance(strategies, (str, bytes)) or not isinstance(strategies, Iterable):
-        raise TypeError(f"strategies must be four Strategy objects, one per seat, not {strategies!r}")
+        raise TypeError(f"strategies must be four Strategy objects, one per seat, not {strategies!r:.80}")
     bots = list(strategies)
     if len(bots) != 4:
         raise ValueError(f"a game needs four strategies, one per seat, not {len(bots)}")
     for seat, bot in enumerate(bots):
         if not isinstance(bot, Strategy):
-            raise TypeError(f"the strategy for seat {seat} has no choose(view, legal) method: {bot!r}")
+            raise TypeError(f"the strategy for seat {seat} has no choose(view, legal) method: {bot!r:.80}")
     return bots
 
 
 def check_policy(on_fault: object, time_limit: object) -> None:
     if on_fault not in ("forfeit", "random"):
-        raise ValueError(f"on_fault must be 'forfeit' or 'random', not {on_fault!r}")
-    if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit > 0):
-        raise ValueError(f"time_limit must be a positive number of seconds, not {time_limit!r}")
+        raise ValueError(f"on_fault must be 'forfeit' or 'random', not {on_fault!r:.80}")
+    if time_limit is not None and not (  # NaN is not > 0, and True is no number of seconds
+        isinstance(time_limit, (int, float)) and not isinstance(time_limit, bool) and time_limit > 0
+    ):
+        raise ValueError(f"time_limit must be a positive number of seconds, not {time_limit!r:.80}")
 
 
 def _check_seed(seed: object, what: str) -> int:
     if seed.__class__ is not int:
-        raise TypeError(f"{what}: seed must be an int, not {seed!r}")
+        raise TypeError(f"{what}: seed must be an int, not {seed!r:.80}")
     return seed
 
 

@@ -244,7 +244,7 @@ def split_command(command: str) -> list[str]:
     except ValueError as error:
         raise ValueError(f"cannot split the bot's command {command[:80]!r} into words: {error}") from None
     if not words:
-        raise ValueError(f"a bot's command names a program to run, not {command!r}")
+        raise ValueError(f"a bot's command names a program to run, not {command!r:.80}")
     return words
 
 
@@ -277,7 +277,7 @@ class BotProcess:
         env: Mapping[str, str] | None = None,
     ) -> None:
         if not argv or not all(isinstance(arg, str) for arg in argv):
-            raise ValueError(f"a bot command is a non-empty list of words, not {argv!r}")
+            raise ValueError(f"a bot command is a non-empty list of words, not {argv!r:.80}")
         if (memory_mb is not None or cpu_seconds is not None) and os.name != "posix":
             raise ValueError("memory and CPU limits for sealed bots need a POSIX system")
         self.argv = list(argv)
@@ -436,18 +436,18 @@ class BotProcess:
         self._write(line, deadline, kind)
         reply = self._read_line(deadline, kind, timeout)
         if self._buffer.strip():
-            raise self.fail("protocol", f"replied to {kind!r} with more than one line")
+            raise self.fail("protocol", f"replied to {kind!r:.80} with more than one line")
         try:
             return decode(reply)
         except ProtocolError as error:
-            raise self.fail("protocol", f"replied to {kind!r} with {error}") from None
+            raise self.fail("protocol", f"replied to {kind!r:.80} with {error}") from None
 
     def _check_quiet(self) -> None:
         """The bot speaks only when spoken to: output waiting before a request breaks the protocol."""
         self._pump(0.0)
         if self._buffer:
             shown = bytes(self._buffer[:80]).decode("utf-8", "replace")
-            raise self.fail("protocol", f"wrote {shown!r} when nobody had asked it anything")
+            raise self.fail("protocol", f"wrote {shown!r:.80} when nobody had asked it anything")
         if self._stdout_closed:
             raise self.fail("crash", f"the process {self.exit_reason()}")
 
@@ -462,12 +462,12 @@ class BotProcess:
             except BlockingIOError:
                 written = 0
             except (BrokenPipeError, ConnectionResetError):
-                raise self.fail("crash", f"the process {self.exit_reason()} before reading {what!r}") from None
+                raise self.fail("crash", f"the process {self.exit_reason()} before reading {what!r:.80}") from None
             view = view[written:]
             if view:
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
-                    raise self.fail("timeout", f"did not read the {what!r} request in time; the process was killed")
+                    raise self.fail("timeout", f"did not read the {what!r:.80} request in time; the process was killed")
                 with selectors.DefaultSelector() as writable:
                     writable.register(fd, selectors.EVENT_WRITE)
                     writable.select(remaining)
@@ -504,15 +504,15 @@ class BotProcess:
                 line = bytes(self._buffer[: end + 1])
                 del self._buffer[: end + 1]
                 if len(line) > MAX_LINE:
-                    raise self.fail("flood", f"replied to {what!r} with a line of {len(line)} bytes")
+                    raise self.fail("flood", f"replied to {what!r:.80} with a line of {len(line)} bytes")
                 return line
             if len(self._buffer) > MAX_LINE:
                 raise self.fail("flood", f"wrote more than {MAX_LINE} bytes without a line end")
             if self._stdout_closed:
-                raise self.fail("crash", f"the process {self.exit_reason()} instead of replying to {what!r}")
+                raise self.fail("crash", f"the process {self.exit_reason()} instead of replying to {what!r:.80}")
             remaining = deadline - time.monotonic()
             if remaining <= 0:
-                raise self.fail("timeout", f"no reply to {what!r} within {timeout:g} s; the process was killed")
+                raise self.fail("timeout", f"no reply to {what!r:.80} within {timeout:g} s; the process was killed")
             self._pump(remaining)
 
 
@@ -543,12 +543,12 @@ class ProcessStrategy:
     ) -> None:
         argv = split_command(command) if isinstance(command, str) else list(command)
         if not argv:
-            raise ValueError(f"a bot command names a program to run, not {command!r}")
+            raise ValueError(f"a bot command names a program to run, not {command!r:.80}")
         if seed is not None and seed.__class__ is not int:
-            raise TypeError(f"seed must be an int or None, not {seed!r}")
+            raise TypeError(f"seed must be an int or None, not {seed!r:.80}")
         for what, value in (("time_limit", time_limit), ("startup_limit", startup_limit)):
             if value is not None and not (isinstance(value, (int, float)) and value > 0):
-                raise ValueError(f"{what} must be a positive number of seconds, not {value!r}")
+                raise ValueError(f"{what} must be a positive number of seconds, not {value!r:.80}")
         self.name = name or shlex.join(argv)
         self.seed = seed
         self.time_limit = DEFAULT_TIME_LIMIT if time_limit is None else float(time_limit)
@@ -648,7 +648,7 @@ class ProcessStrategy:
             raise BotFault("crash", f"asked to {what} before any start_game")
         if process.alive:  # started again (launch) since this game's start_game: it knows nothing of the game
             raise process.fail("crash", f"a new process, not told of this game, was asked to {what}")
-        raise process.fail("crash", f"the process {process.exit_reason()} before the {what!r} request")
+        raise process.fail("crash", f"the process {process.exit_reason()} before the {what!r:.80} request")
 
     def choose(self, view: PlayerView, legal: tuple[Move, ...], *, timeout: float | None = None) -> Move:
         """The bot's move: one of ``legal`` (the referee's own object), or :class:`BotFault`."""

@@ -95,11 +95,11 @@ class Entrant:
 def _entrant(value: str | Entrant) -> Entrant:
     if isinstance(value, Entrant):
         if value.isolation is not None and value.isolation not in _ISOLATIONS:
-            raise ValueError(f"an entrant's isolation is one of {_ISOLATIONS}, not {value.isolation!r}")
+            raise ValueError(f"an entrant's isolation is one of {_ISOLATIONS}, not {value.isolation!r:.80}")
         return value
     if isinstance(value, str):
         return Entrant(value)
-    raise TypeError(f"an entrant is a strategy name or an Entrant, not {value!r}")
+    raise TypeError(f"an entrant is a strategy name or an Entrant, not {value!r:.80}")
 
 
 @attrs.frozen
@@ -153,7 +153,7 @@ def _plan(entrant: Entrant, isolation: Isolation) -> _Plan:
     chosen = entrant.isolation or isolation
     if name.startswith(EXEC_PREFIX):  # a protocol bot is a process whatever the isolation
         if options:
-            raise ValueError(f"entrant {entrant.title!r}: an exec: bot takes no options")
+            raise ValueError(f"entrant {entrant.title!r:.80}: an exec: bot takes no options")
         return _Plan(entrant, tuple(split_command(name[len(EXEC_PREFIX) :])))
     registered = _REGISTERED.get(name)
     if registered is not None:
@@ -248,7 +248,7 @@ def _probe(plans: Sequence[_Plan]) -> None:
                 bot.hello(seat=0)
             except BotFault as fault:
                 said = f"; its standard error ends: {fault.stderr.strip()[-500:]}" if fault.stderr.strip() else ""
-                raise StrategyLoadError(f"the sealed bot {plan.title!r} does not start: {fault}{said}") from None
+                raise StrategyLoadError(f"the sealed bot {plan.title!r:.80} does not start: {fault}{said}") from None
             finally:
                 bot.close()
 
@@ -331,13 +331,13 @@ def run_tournament(
             f"matches must be a positive even int (each deal is played twice, teams swapped), not {matches!r}"
         )
     if seed.__class__ is not int:
-        raise TypeError(f"run_tournament(): seed must be an int, not {seed!r}")
+        raise TypeError(f"run_tournament(): seed must be an int, not {seed!r:.80}")
     if isolation not in _ISOLATIONS:
-        raise ValueError(f"isolation is one of {_ISOLATIONS}, not {isolation!r}")
+        raise ValueError(f"isolation is one of {_ISOLATIONS}, not {isolation!r:.80}")
     check_policy(on_fault, time_limit)
     for what, limit in (("memory_mb", memory_mb), ("cpu_seconds", cpu_seconds)):
         if limit is not None and (limit.__class__ is not int or limit < 1):
-            raise ValueError(f"{what} must be a positive int, not {limit!r}")
+            raise ValueError(f"{what} must be a positive int, not {limit!r:.80}")
     plans = [_plan(entrant, isolation) for entrant in field]
     for plan in plans:  # fail early, in this process, on a name that cannot be loaded
         if plan.sealed is None:

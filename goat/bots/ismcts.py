@@ -25,6 +25,7 @@ the same policy through :func:`goat.play`).
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from typing import Any, Final
@@ -84,11 +85,12 @@ class ISMCTSBot:
         exploration: float = 0.7,
     ) -> None:
         if iterations is not None and (iterations.__class__ is not int or iterations < 1):
-            raise ValueError(f"iterations must be a positive int, not {iterations!r}")
-        if time_ms is not None and not time_ms > 0:
-            raise ValueError(f"time_ms must be a positive number, not {time_ms!r}")
-        if not exploration >= 0:
-            raise ValueError(f"exploration must be >= 0, not {exploration!r}")
+            raise ValueError(f"iterations must be a positive int, not {iterations!r:.80}")
+        # Numbers of their own type only: text or null from a spec ('ismcts[time_ms=abc]') is no number.
+        if time_ms is not None and not (time_ms.__class__ in (int, float) and time_ms > 0):
+            raise ValueError(f"time_ms must be a positive number, not {time_ms!r:.80}")
+        if not (exploration.__class__ in (int, float) and 0 <= exploration < math.inf):
+            raise ValueError(f"exploration must be a number >= 0, not {exploration!r:.80}")
         self.iterations = DEFAULT_ITERATIONS if iterations is None and time_ms is None else iterations
         self.time_ms = time_ms
         self.exploration = exploration

@@ -540,6 +540,11 @@ class WorldSampler:
 
     def sample(self, rng: random.Random) -> GameState:
         """A world drawn uniformly from those consistent with the view (see the module docs)."""
+        if not isinstance(rng, random.Random):
+            raise TypeError(
+                f"rng must be a random.Random, such as random.Random(7), not {type(rng).__name__} "
+                "(a numpy Generator draws differently: seed a random.Random from it)"
+            )
         me = self.view.seat
         mine = self._seats[me]
         tries = 0

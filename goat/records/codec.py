@@ -175,8 +175,11 @@ def _parse(text: str | bytes) -> object:
     JSON text exchanged between systems has none: RFC 8259), every key of an object once."""
     if not isinstance(text, (str, bytes, bytearray)):
         raise TypeError(f"loads() takes JSON text, not {type(text).__name__}")
-    if len(text) > MAX_RECORD_BYTES:
-        raise RecordError(f"not a game record: {len(text)} bytes, more than the {MAX_RECORD_BYTES} a record may have")
+    size = len(text)
+    if isinstance(text, str) and size > MAX_RECORD_BYTES // 4:  # its bytes in UTF-8 may be up to four a character
+        size = len(text.encode("utf-8", "surrogatepass"))
+    if size > MAX_RECORD_BYTES:
+        raise RecordError(f"not a game record: {size} bytes, more than the {MAX_RECORD_BYTES} a record may have")
     if not isinstance(text, str):
         try:  # decoded here: json.loads would also take UTF-16 and UTF-32, and drop a byte order mark
             text = bytes(text).decode("utf-8")

@@ -18,6 +18,7 @@ from goat.cards import Card
 from goat.errors import GoatError
 from goat.moves import Move
 from goat.rules import new_game, play
+from goat.scoring import FORFEIT_DEFEAT as _FORFEIT_DEFEAT
 from goat.scoring import GameResult, Match, score
 from goat.seats import is_seat
 from goat.state import GameState
@@ -35,8 +36,8 @@ __all__ = [
     "replay",
 ]
 
-#: The defeat-scores a forfeiting team gains (as for a game without a trick, R19).
-FORFEIT_DEFEAT: Final = 6
+#: The defeat-scores a forfeiting team gains (as for a game without a trick, R19); GameResult knows it too.
+FORFEIT_DEFEAT: Final = _FORFEIT_DEFEAT
 
 #: What a fault can be: an in-process bot raised (``exception``), answered a move that is not legal or
 #: not a move (``illegal``), overran its budget (``timeout``) or changed objects or settings it was given,
@@ -108,16 +109,18 @@ class Fault:
 
     def __attrs_post_init__(self) -> None:
         if not is_seat(self.seat):
-            raise RecordError(f"a fault's seat is 0–3, not {self.seat!r}")
+            raise RecordError(f"a fault's seat is 0–3, not {self.seat!r:.80}")
         if self.move.__class__ is not int or self.move < 0:
-            raise RecordError(f"a fault's move number is 0 or more, not {self.move!r}")
+            raise RecordError(f"a fault's move number is 0 or more, not {self.move!r:.80}")
         if self.kind not in FAULT_KINDS:
             raise RecordError(f"a fault's kind is one of {', '.join(FAULT_KINDS)}, not {self.kind!r:.40}")
         _text(self.reason, "a fault's reason")
         if self.stderr is not None:
             _text(self.stderr, "a fault's stderr")
         if self.replacement is not None and (type(self.replacement) is not Move or self.replacement.seat != self.seat):
-            raise RecordError(f"a fault's replacement is a move of its own seat {self.seat}, not {self.replacement!r}")
+            raise RecordError(
+                f"a fault's replacement is a move of its own seat {self.seat}, not {self.replacement!r:.80}"
+            )
 
 
 @attrs.frozen
@@ -148,7 +151,7 @@ class GameRecord:
         if self.seed is not None and self.seed.__class__ is not int:
             raise RecordError(f"a record's seed is an int or None, not {self.seed!r:.40}")
         if self.forfeit is not None and (self.forfeit.__class__ is not int or self.forfeit not in (0, 1)):
-            raise RecordError(f"the team that forfeited is 0 or 1, not {self.forfeit!r}")
+            raise RecordError(f"the team that forfeited is 0 or 1, not {self.forfeit!r:.80}")
         if self.forfeit is not None and self.result is None:
             raise RecordError("a forfeited game has a result")
         for number, _ in self.comments:
@@ -221,7 +224,7 @@ def from_state(
     """The record of ``state``'s game: finished, forfeited at ``state`` by seat ``forfeit_by``'s team, or
     unfinished (a game still going on, ``result`` ``None``)."""
     if state.__class__ is not GameState:
-        raise TypeError(f"from_state() takes a GameState, not {state!r}")
+        raise TypeError(f"from_state() takes a GameState, not {state!r:.80}")
     if forfeit_by is not None:
         result: GameResult | None = forfeit_result(state, forfeit_by)
     else:
@@ -294,7 +297,7 @@ def replay(record: GameRecord) -> tuple[GameState, ...]:
     moves, or saying how the recorded result differs from the replayed one.
     """
     if not isinstance(record, GameRecord):
-        raise TypeError(f"replay() takes a GameRecord, not {record!r}")
+        raise TypeError(f"replay() takes a GameRecord, not {record!r:.80}")
     try:
         state = record.start()
     except ValueError as error:

@@ -9,6 +9,7 @@ the process list, to check that no process of this bot outlives the match.  Stan
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -45,10 +46,8 @@ def try_kill(pid: int, signum: int) -> None:
     """Signal ``pid`` by its number and, where the system has them, by a pidfd of its /proc entry."""
     if pid <= 1:
         return
-    try:
+    with contextlib.suppress(OSError):
         os.kill(pid, signum)
-    except OSError:
-        pass
     if pid and hasattr(signal, "pidfd_send_signal"):
         try:
             fd = os.open(f"/proc/{pid}", os.O_RDONLY)

@@ -343,23 +343,29 @@ class EqualToAll:
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="tells the sender of a signal on Linux only")
-@pytest.mark.parametrize("hiding", [False, True])
-def test_a_real_ctrl_c_still_stops_the_match(hiding: bool, monkeypatch: pytest.MonkeyPatch) -> None:
-    # Hiding, found by a hostile review: with os.getpid replaced by an object equal to every pid, every SIGINT
-    # looked like one of the bots' own, and the person's Ctrl-C was swallowed.
+@pytest.mark.parametrize("how", ["plainly", "hiding", "swallowing"])
+def test_a_real_ctrl_c_still_stops_the_match(how: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Found by hostile reviews: hiding, with os.getpid replaced by an object equal to every pid, every SIGINT looked
+    # like one of the bots' own; swallowing, with no time limit the bot runs in the referee's thread, where it
+    # can catch the KeyboardInterrupt, and the referee counted the Ctrl-C but went on.  Either way the person's
+    # Ctrl-C was lost.
     monkeypatch.setattr(os, "getpid", os.getpid)
     monkeypatch.setattr(os, "SI_USER", 0, raising=False)  # (not in os on Linux: the bot adds it)
 
     class Interrupted:
         def choose(self, view: PlayerView, legal: tuple[Move, ...]) -> Move:
             me = os.getpid()
-            if hiding:
+            if how == "hiding":
                 os.getpid = EqualToAll  # type: ignore[assignment]
                 os.SI_USER = 0x80  # type: ignore[attr-defined]
             # As if the person sent Ctrl-C while this bot thinks: from a process that is not the referee's own
             # (the shell exits at once, so the background job's parent is no longer a descendant of ours).
             subprocess.run(["sh", "-c", f"(sleep 0.2; kill -INT {me}) >/dev/null 2>&1 &"], check=True)
-            time.sleep(3)
+            if how == "swallowing":
+                with contextlib.suppress(BaseException):
+                    time.sleep(3)
+            else:
+                time.sleep(3)
             return legal[0]
 
     started = time.perf_counter()
@@ -449,24 +455,6 @@ def test_a_bot_that_raises_the_switch_interval_is_caught_and_it_is_put_back() ->
     record = arena.play_game([Starver(), *bots("random", "random", "random")], seed=1, time_limit=5.0)
     assert sys.getswitchinterval() == interval
     assert record.faults[0].kind == "tamper" and "switch interval" in record.faults[0].reason
-
-
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="tells the sender of a signal on Linux only")
-def test_a_real_ctrl_c_a_bot_swallows_still_stops_the_match() -> None:
-    # Found by a hostile review: with no time limit the bot runs in the referee's thread, where it can catch the
-    # KeyboardInterrupt; the referee counted the Ctrl-C but went on.
-    class Swallower:
-        def choose(self, view: PlayerView, legal: tuple[Move, ...]) -> Move:
-            me = os.getpid()
-            subprocess.run(["sh", "-c", f"(sleep 0.1; kill -INT {me}) >/dev/null 2>&1 &"], check=True)
-            with contextlib.suppress(BaseException):
-                time.sleep(2)
-            return legal[0]
-
-    started = time.perf_counter()
-    with pytest.raises(KeyboardInterrupt):
-        arena.play_match([Swallower(), *bots("random", "random", "random")], seed=1)
-    assert time.perf_counter() - started < 1.5
 
 
 @pytest.mark.parametrize("where", ["answer", "result"])

@@ -1,6 +1,6 @@
 """Overhead of sealed play: a decision round trip to a bot in a child process against the same bot in-process.
 
-    python benchmarks/sealed.py [--games N]
+    python benchmarks/sealed.py [--games N] [--runs R] [--command 'node examples/bots/js_bot.js']
 
 Plays N games (default 200) of the ``random`` bot in all four seats twice, side by side in one process:
 in-process, and sealed (each seat a child process speaking the bot protocol, served by this interpreter).
@@ -24,24 +24,35 @@ from pathlib import Path
 
 import goat
 from goat.arena.game import _play as play
-from goat.arena.sealed import ProcessStrategy, bot_command, import_path_env
+from goat.arena.sealed import ProcessStrategy, bot_command, import_path_env, split_command
 from goat.arena.seats import InProcessSeat, SealedSeat, Seat, close, launch
 
 # Each game also sends every seat a start_game and an end_game: 8 round trips besides the decisions.
 HOOKS_PER_GAME = 8
 
 
+#: The sealed bots' command: goat's own ``random`` served over the protocol (the same bot as in-process), or with
+#: ``--command`` any protocol bot, e.g. examples/bots/js_bot.js, to see what the referee's side and the pipes cost
+#: with a bot whose own reading of a message is cheaper than a Python interpreter's.
+COMMAND: list[str] = []
+
+
 def sealed(seat: int) -> ProcessStrategy:
-    return ProcessStrategy(bot_command("random"), seed=seat, env=import_path_env())
+    return ProcessStrategy(COMMAND or bot_command("random"), seed=seat, env=import_path_env())
 
 
 def schedstat(pid: int | None) -> tuple[float, float]:
     """Seconds a sealed bot has run on a core, and has waited runnable for one (0, 0 where not reported).
 
     ``pid`` is the bot's supervisor (see goat.arena.sealed), which sleeps until the bot exits: the bot is its
-    child process."""
+    child process, or, in a PID namespace of its own, the child of the namespace's small init, the supervisor's
+    child.  Each of them has one child: the bot is the last of the line."""
     try:
-        (bot,) = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        bot = pid
+        while children := Path(f"/proc/{bot}/task/{bot}/children").read_text().split():
+            (bot,) = map(int, children)
+        if bot == pid:
+            return 0.0, 0.0
         ran, waited, _ = Path(f"/proc/{bot}/schedstat").read_text().split()
     except (OSError, ValueError):
         return 0.0, 0.0
@@ -52,7 +63,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--command", help="the sealed bots' command (default: goat's random, served by goat)")
     args = parser.parse_args()
+    if args.command:
+        COMMAND[:] = split_command(args.command)
     inside, outside, starts, stops, per_message, cpu, waits = [], [], [], [], [], [], []
     for run_number in range(args.runs):
         seed = 1000 * run_number
@@ -86,7 +100,8 @@ def main() -> None:
     alone = [one_bot(seed) for seed in range(args.runs)]
     a, b = statistics.median(inside), statistics.median(outside)
     print(
-        f"python {sys.version.split()[0]}, goat {goat.__version__}, {args.games} games x {args.runs} runs, random bots"
+        f"python {sys.version.split()[0]}, goat {goat.__version__}, {args.games} games x {args.runs} runs,"
+        f" sealed bots: {args.command or 'random (served by goat)'}"
     )
     print(f"in-process      {a * 1e6:8.1f} us per decision")
     print(f"sealed          {b * 1e6:8.1f} us per decision")

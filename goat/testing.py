@@ -41,7 +41,15 @@ import attrs
 
 from goat import _hypothesis as _types
 from goat.arena.protocol import view_to_json
-from goat.arena.seats import _Guard, _type_name, describe_error, interrupts_seen, is_real_interrupt, watching_interrupts
+from goat.arena.seats import (
+    _Guard,
+    _type_name,
+    describe_error,
+    interrupts_seen,
+    is_real_interrupt,
+    running_a_bot,
+    watching_interrupts,
+)
 from goat.cards import DECK, Card, Suit
 from goat.moves import Move, MoveKind
 from goat.rules import MATCH_LIMIT, legal_moves, new_game, play
@@ -393,14 +401,21 @@ def _call(
     guard = None if seen is None else _Guard(seen, legal)
     before = interrupts_seen()
     try:
-        method = getattr(bot, what, None)
-        result = None if method is None else method(*args)
-    except BaseException as error:
-        if is_real_interrupt(error, before):
-            raise
-        raise StrategyCheckError(f"{where}: {what}() raised {describe_error(error)}") from None
+        with running_a_bot():
+            try:
+                method = getattr(bot, what, None)
+                result = None if method is None else method(*args)
+            except BaseException as error:
+                if is_real_interrupt(error, before):
+                    raise
+                raise StrategyCheckError(f"{where}: {what}() raised {describe_error(error)}") from None
     finally:
-        changed = [] if guard is None else guard.restore()
+        try:
+            changed = [] if guard is None else guard.restore()
+        except BaseException as error:  # the bot broke what the check itself reads
+            if is_real_interrupt(error, before):
+                raise
+            changed = [f"what the check reads ({describe_error(error)})"]
     if changed:
         raise StrategyCheckError(
             f"{where}: {what}() changed the view or the legal moves it was given ({', '.join(changed[:3])})"
@@ -411,7 +426,8 @@ def _call(
 def _build(factory: Callable[..., Any], seed: int, options: dict[str, Any]) -> Any:
     before = interrupts_seen()
     try:
-        return factory(seed=seed, **options)
+        with running_a_bot():
+            return factory(seed=seed, **options)
     except BaseException as error:
         if is_real_interrupt(error, before):
             raise

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import gc
 import json
 import multiprocessing
 import os
@@ -11,7 +12,9 @@ import random
 import signal
 import subprocess
 import sys
+import threading
 import time
+import types
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
@@ -455,6 +458,62 @@ def test_a_bot_that_raises_the_switch_interval_is_caught_and_it_is_put_back() ->
     record = arena.play_game([Starver(), *bots("random", "random", "random")], seed=1, time_limit=5.0)
     assert sys.getswitchinterval() == interval
     assert record.faults[0].kind == "tamper" and "switch interval" in record.faults[0].reason
+
+
+def test_a_bot_cannot_add_an_audit_hook() -> None:
+    # Found by a hostile review: an audit hook, which can never be removed, ran the bot's code in the Ctrl-C
+    # watcher (killing it: Ctrl-C stopped nothing) and in the referee's check of other seats (blaming them).
+    # Played in a child process: a hook that got through would stay in this one for good.
+    script = """
+import os, sys, goat
+from goat import arena
+seen = []
+class Hooker:
+    def choose(self, view, legal):
+        sys.addaudithook(lambda event, args: seen.append(event))
+        return legal[0]
+played = arena.play_game([Hooker()] + [goat.load_strategy("random", seed=s) for s in (1, 2, 3)], seed=1)
+open(os.devnull).close()
+print(played.faults[0].kind, "audit hooks" in played.faults[0].reason, len(seen))
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.stdout.split() == ["tamper", "True", "0"], done.stdout + done.stderr
+
+
+class _NoisyModule(types.ModuleType):
+    @property
+    def stdout(self) -> Any:
+        raise SystemExit("a bot's property, run in the referee's check")
+
+
+@pytest.mark.parametrize("how", ["sys-class", "settrace", "threading-settrace", "gc-callback", "excepthook"])
+def test_a_bot_that_leaves_its_code_where_the_referee_would_run_it_is_caught_and_it_is_put_back(how: str) -> None:
+    # Found by a hostile review: a class of its own for sys (whose stdout is a property) ran the bot's code in the
+    # referee's check, and a trace function for the threads to come ran it in the other seats' calls.
+    before = (type(sys), sys.gettrace(), threading._trace_hook, list(gc.callbacks), sys.excepthook)  # type: ignore[attr-defined]
+
+    class Leaver:
+        def choose(self, view: PlayerView, legal: tuple[Move, ...]) -> Move:
+            if how == "sys-class":
+                sys.__class__ = _NoisyModule
+            elif how == "settrace":
+                sys.settrace(lambda *args: None)
+            elif how == "threading-settrace":
+                threading.settrace(lambda *args: None)
+            elif how == "gc-callback":
+                gc.callbacks.append(lambda *args: None)
+            else:
+                sys.excepthook = lambda *args: None
+            return legal[0]
+
+    try:
+        record = arena.play_game([Leaver(), *bots("random", "random", "random")], seed=1)  # in the referee's thread
+        after = (type(sys), sys.gettrace(), threading._trace_hook, list(gc.callbacks), sys.excepthook)  # type: ignore[attr-defined]
+    finally:
+        sys.__class__ = before[0]
+    assert after[0] is before[0] and after[1] is before[1] and after[2] is before[2] and after[4] is before[4]
+    assert after[3] == before[3]
+    assert record.faults and record.faults[0].kind == "tamper" and record.faults[0].seat == 0
 
 
 @pytest.mark.parametrize("where", ["answer", "result"])

@@ -8,6 +8,7 @@ outlives the match.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -270,6 +271,20 @@ def test_a_helper_that_kills_the_supervisor_and_sends_sigint_neither_outlives_th
     played = arena.play_match(table(bot), seed=3, time_limit=2.0)
     assert played.match.is_over
     assert no_process_left(marker)
+
+
+def test_a_sealed_bot_sees_no_other_process_and_cannot_read_the_referees_memory(tmp_path: Path) -> None:
+    # Found by a hostile review: as root, the bot's PID namespace kept the host's /proc and root's power, so it
+    # read the other seats' hands in the referee's and the other bots' memory (/proc/PID/mem).  Now it has a
+    # user namespace of its own (nothing outside may be traced from it) and a /proc of its own namespace.
+    report = tmp_path / "seen.json"
+    bot = ProcessStrategy(
+        [sys.executable, str(HOSTILE), "peek", "0", str(report)], seed=1, env={"GOAT_TEST_REFEREE": str(os.getpid())}
+    )
+    arena.play_game(table(bot), seed=3, time_limit=5.0)
+    seen = json.loads(report.read_text())
+    assert len(seen["pids"]) <= 3, seen  # the namespace's init, the bot, and at most one more of its own
+    assert seen["mem"] != 64 and seen["cmdline"] != 64, seen
 
 
 def test_no_bot_process_outlives_a_referee_that_is_killed(tmp_path: Path) -> None:

@@ -85,22 +85,25 @@ if linux:
     libc.prctl(36, 1)  # PR_SET_CHILD_SUBREAPER: the bot's orphans become ours
     if os.getppid() != referee:  # the referee died before that took effect
         os._exit(1)
-    # A PID namespace of the bot's own where the system allows one (to root; to others through a user
-    # namespace mapping only their own ids).  Its first process, a small init, starts the bot: when the bot
-    # ends, the init ends, and the kernel kills everything else in the namespace, even a helper that killed
-    # this supervisor first; and nothing inside can name a process outside, to signal it (a fake Ctrl-C) or
-    # trace it.  (The bot is not the first process itself: that one ignores its own signals, an abort()'s too.)
-    # Where the namespace is refused, the subreaper remains.
+    # A user and a PID namespace of the bot's own where the system allows them (the user namespace maps only the
+    # user's own ids, root's too).  The namespace's first process, a small init, starts the bot: when the bot
+    # ends, the init ends, and the kernel kills everything else in the namespace, even a helper that killed this
+    # supervisor first.  Nothing inside can name a process outside, to signal it (a fake Ctrl-C); as the user
+    # namespace is a child of the referee's, nothing inside may trace one or read its memory, not even as root;
+    # and the init mounts a /proc of the namespace's own, so the bot does not see the other processes at all
+    # (their command lines, a tournament's seed among them).  Where the user namespace is refused, a PID
+    # namespace alone (root may have one); where that is refused too, the subreaper remains.
     uid, gid = os.getuid(), os.getgid()
-    sealed = libc.unshare(0x20000000) == 0  # CLONE_NEWPID
-    if not sealed and libc.unshare(0x10000000 | 0x20000000) == 0:  # CLONE_NEWUSER | CLONE_NEWPID
-        sealed = True
+    sealed = libc.unshare(0x10000000 | 0x20000000) == 0  # CLONE_NEWUSER | CLONE_NEWPID
+    if sealed:
         for name, text in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"), ("gid_map", f"{gid} {gid} 1")):
             try:
                 with open(f"/proc/self/{name}", "w") as mapping:
                     mapping.write(text)
             except OSError:
                 pass
+    else:
+        sealed = libc.unshare(0x20000000) == 0  # CLONE_NEWPID
 else:
     sealed = False
 
@@ -129,6 +132,10 @@ if sealed:
         os.close(told)
         libc.prctl(1, signal.SIGKILL)  # it dies with the supervisor, and the whole namespace with it
         os.setsid()  # out of the supervisor's process group: kill(0, ...) inside reaches nothing outside
+        # CLONE_NEWNS, then MS_REC | MS_PRIVATE: mounts of its own, which reach nothing outside (only then is a
+        # /proc mounted: on a mount shared with the host's it would reach the host's /proc)
+        if libc.unshare(0x00020000) == 0 and libc.mount(b"none", b"/", None, 0x4000 | 0x40000, None) == 0:
+            libc.mount(b"proc", b"/proc", b"proc", 0x2 | 0x4 | 0x8, None)  # MS_NOSUID | MS_NODEV | MS_NOEXEC
         child = start_bot()
         os.close(0)
         os.close(1)

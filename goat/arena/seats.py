@@ -186,19 +186,63 @@ def _ensure_watcher() -> None:
 
     def watch() -> None:
         while True:
-            info = _sig.sigwaitinfo({_sig.SIGINT})
-            if _WATCHING[0] == 0:
-                _sig.pthread_kill(main, _sig.SIGINT)  # as if it had gone to the main thread
+            try:
+                info = _sig.sigwaitinfo({_sig.SIGINT})
+            except BaseException:  # pragma: no cover - it only fails on a bad argument
                 continue
-            if info.si_code == _SI_USER and _from_a_bot(info.si_pid):
-                continue  # a bot's own SIGINT
+            try:
+                if _WATCHING[0] == 0:
+                    _sig.pthread_kill(main, _sig.SIGINT)  # as if it had gone to the main thread
+                    continue
+                if info.si_code == _SI_USER and _from_a_bot(info.si_pid):
+                    continue  # a bot's own SIGINT
+            except BaseException:  # could not tell whose it is: the person's, so that Ctrl-C always works
+                pass
             _INTERRUPTS[0] += 1
             _REAL[0] = True
-            _sig.pthread_kill(main, _sig.SIGUSR2)
+            with contextlib.suppress(BaseException):  # the watcher must live on, whatever happened here
+                _sig.pthread_kill(main, _sig.SIGUSR2)
 
     thread = _Thread(target=watch, name="goat-sigint", daemon=True)
     thread.start()  # started while SIGINT is blocked in this thread: the watcher inherits the block
     _WATCHER[:] = [thread]
+
+
+# --- audit hooks: none added while a bot's code runs -----------------------------------------------------
+#
+# An audit hook (sys.addaudithook) can never be removed, and runs in every thread at every audited event: in the
+# referee's own check (gc.get_referents) and in the Ctrl-C watcher (open), where a bot's hook would run its code
+# outside its call, or make the check blame another seat.  So while a bot's code runs — in a guarded call, and
+# in the thread of a call that overran and runs on — the referee's own hook refuses the event that would add
+# one (a RuntimeError from a hook makes sys.addaudithook add nothing), and counts the attempt as tampering.
+# The hook is added once, on the first guarded call; outside bots' calls it lets everything through.
+
+_CALLS = [0]  # bots' calls running, in any thread (one that overran counts until it ends)
+_REFUSED = [0]  # audit hooks refused so far
+
+
+def _refuse_hooks(event: str, args: tuple[Any, ...]) -> None:
+    if _CALLS[0] and event == "sys.addaudithook":
+        _REFUSED[0] += 1
+        raise RuntimeError("goat's referee: a bot may not add an audit hook")
+
+
+class running_a_bot:  # noqa: N801 - used as a function: ``with running_a_bot(): ...``
+    """While it is entered, a bot's code runs: no audit hook is added meanwhile, in any thread (see above).
+
+    A class rather than a generator: it is entered at every call of every in-process bot."""
+
+    __slots__ = ()
+    _added = False
+
+    def __enter__(self) -> None:
+        if not running_a_bot._added:
+            running_a_bot._added = True
+            sys.addaudithook(_refuse_hooks)
+        _CALLS[0] += 1
+
+    def __exit__(self, *exc: object) -> None:
+        _CALLS[0] -= 1
 
 
 # --- what a bot can change: checked after every call, put back ------------------------------------
@@ -256,7 +300,7 @@ class _Guard:
             changed += _put_back(self.saved)
         elif self.values is not None and not _intact(self.objects, self.values):
             changed += _put_back(self._read())
-        moved = _moved(self.settings, _settings(self.main))
+        moved = _moved(self.settings, _settings(self.main), self.main)
         if moved:
             changed.append(f"the process's {', '.join(moved)}")
             _put_settings(self.settings, self.main)
@@ -364,58 +408,109 @@ _HANDLED: Final = (
     else ()
 )
 _TIMERS: Final = (_sig.ITIMER_REAL, _sig.ITIMER_VIRTUAL, _sig.ITIMER_PROF) if _ALARMS else ()
+# The modules' own dicts, taken at import: their entries are read and put back there, in C, so that no code of a
+# bot's runs in the check (a bot can give ``sys`` a class of its own, whose ``stdout`` is a property).
+_SYS: Final = sys.__dict__
+_THREADING: Final = threading.__dict__
+_GC_CALLBACKS: Final = gc.callbacks  # the list the collector calls, whatever name gc.callbacks is given later
+_MODULE: Final = types.ModuleType
+# The hooks through which a bot's code would run later, outside its call and its budget: in the referee's thread,
+# by its name in sys (a trace or profile function, an except-, unraisable-, display- or breakpoint hook) or in
+# threading (the trace, profile and except hooks of the threads to come).  Trace and profile functions are
+# read as the thread sees them (``sys.gettrace``), the others from the modules' dicts.
+_SYS_HOOKS: Final = ("stdout", "stderr", "stdin", "excepthook", "unraisablehook", "displayhook", "breakpointhook")
+_THREADING_HOOKS: Final = tuple(
+    name for name in ("_trace_hook", "_profile_hook", "excepthook") if name in threading.__dict__
+)
 # The process-wide settings a bot could change, read before and after each call: by name, for the fault's reason.
+# The first _BY_VALUE are numbers, compared by value; then objects, by identity; last, the collector's callbacks.
 _SETTINGS: Final = (
     "recursion limit",
     "thread switch interval",
-    "stdout",
-    "stderr",
-    "stdin",
+    "number of the collector's callbacks",
+    "audit hooks (it tried to add one)",
+    "class of the sys module",
+    "trace function",
+    "profile function",
+    *(f"sys.{name}" for name in _SYS_HOOKS),
+    *(f"threading.{name.strip('_')}" for name in _THREADING_HOOKS),
     *(f"{signal.Signals(number).name} handler" for number in _HANDLED),
     *("interval timer", "virtual interval timer", "profiling interval timer")[: len(_TIMERS)],
 )
 _NO_TIMER: Final = (0.0, 0.0)
-_BY_VALUE: Final = 2  # the settings compared by value: the recursion limit and the switch interval
+_MISSINGS: Final = (_MISSING,) * max(len(_SYS_HOOKS), len(_THREADING_HOOKS))
+_BY_VALUE: Final = 4
+_SIGNALS_AT: Final = _BY_VALUE + 3 + len(_SYS_HOOKS) + len(_THREADING_HOOKS)  # where the handlers start
+_gettrace: Final = sys.gettrace
+_getprofile: Final = sys.getprofile
+_settrace: Final = sys.settrace
+_setprofile: Final = sys.setprofile
+_type: Final = type
 
 
 def _settings(main: bool) -> tuple[Any, ...]:
-    """The values of :data:`_SETTINGS`; the signal handlers and the timers only in the main thread."""
+    """The values of :data:`_SETTINGS`; the signal handlers and the timers only in the main thread; the collector's
+    callbacks, as many as there are, at the end."""
     found = (
         _getrecursionlimit(),
         _getswitchinterval(),
-        getattr(sys, "stdout", _MISSING),
-        getattr(sys, "stderr", _MISSING),
-        getattr(sys, "stdin", _MISSING),
+        len(_GC_CALLBACKS),
+        _REFUSED[0],
+        _type(sys),
+        _gettrace(),
+        _getprofile(),
+        *map(_SYS.get, _SYS_HOOKS, _MISSINGS),
+        *map(_THREADING.get, _THREADING_HOOKS, _MISSINGS),
     )
     if main and _ALARMS:
-        return (*found, *map(_getsignal, _HANDLED), *(_sig.getitimer(timer) != _NO_TIMER for timer in _TIMERS))
-    return found
+        found = (*found, *map(_getsignal, _HANDLED), *(_sig.getitimer(timer) != _NO_TIMER for timer in _TIMERS))
+    return (*found, *_GC_CALLBACKS)
 
 
-def _moved(before: tuple[Any, ...], now: tuple[Any, ...]) -> list[str]:
-    """The names of the settings that changed: by identity, the recursion limit and the switch interval by value
-    (a fresh number each time, from sys's own functions)."""
-    if now[:_BY_VALUE] == before[:_BY_VALUE] and all(map(operator.is_, now[_BY_VALUE:], before[_BY_VALUE:])):
+def _moved(before: tuple[Any, ...], now: tuple[Any, ...], main: bool) -> list[str]:
+    """The names of the settings that changed: the numbers by value (fresh ones each time, from the modules' own
+    functions), the rest by identity."""
+    if (
+        len(now) == len(before)
+        and now[:_BY_VALUE] == before[:_BY_VALUE]
+        and all(map(operator.is_, now[_BY_VALUE:], before[_BY_VALUE:]))
+    ):
         return []
-    return [name for name, a, b in zip(_SETTINGS, before, now, strict=False) if not _same(a, b)]
+    fixed = _SIGNALS_AT + (len(_HANDLED) + len(_TIMERS) if main and _ALARMS else 0)
+    names = [name for name, a, b in zip(_SETTINGS[:fixed], before[:fixed], now[:fixed], strict=True) if not _same(a, b)]
+    if len(now) != len(before) or not all(map(operator.is_, now[fixed:], before[fixed:])):
+        names.append("the collector's callbacks")
+    return list(dict.fromkeys(names))
 
 
 def _put_settings(settings: tuple[Any, ...], main: bool) -> None:
     _setrecursionlimit(settings[0])
     _setswitchinterval(settings[1])
-    for name, stream in zip(("stdout", "stderr", "stdin"), settings[2:5], strict=True):
-        if stream is not _MISSING:
-            setattr(sys, name, stream)
-        elif hasattr(sys, name):
-            delattr(sys, name)
-    if main and _ALARMS:
-        handlers = settings[5 : 5 + len(_HANDLED)]
-        for timer, was_set in zip(_TIMERS, settings[5 + len(_HANDLED) :], strict=True):
+    if _type(sys) is not settings[4]:
+        _SET_CLASS(sys, settings[4])
+    if _gettrace() is not settings[5]:
+        _settrace(settings[5])
+    if _getprofile() is not settings[6]:
+        _setprofile(settings[6])
+    at = 7
+    for names, space in ((_SYS_HOOKS, _SYS), (_THREADING_HOOKS, _THREADING)):
+        for name, value in zip(names, settings[at : at + len(names)], strict=True):
+            if value is not _MISSING:
+                space[name] = value
+            else:
+                space.pop(name, None)
+        at += len(names)
+    handled = len(_HANDLED) + len(_TIMERS) if main and _ALARMS else 0
+    if handled:
+        handlers = settings[_SIGNALS_AT : _SIGNALS_AT + len(_HANDLED)]
+        timers = settings[_SIGNALS_AT + len(_HANDLED) : _SIGNALS_AT + handled]
+        for timer, was_set in zip(_TIMERS, timers, strict=True):
             if not was_set:
                 _sig.setitimer(timer, 0)
         for number, handler in zip(_HANDLED, handlers, strict=True):
             if _getsignal(number) is not handler and handler is not None:
                 _sig.signal(number, handler)
+    _GC_CALLBACKS[:] = settings[_SIGNALS_AT + handled :]
 
 
 # --- the seats ----------------------------------------------------------------------------------
@@ -460,27 +555,29 @@ class InProcessSeat:
         moved: list[str] = []
 
         def call() -> tuple[bool, Any]:
-            # Everything that runs the bot's code, its error's __str__ and its objects' finalisers included, runs here.
-            try:
-                method = getattr(bot, what, None)
-                if method is None:
-                    return (True, None)
-                answer = method(*args)
-                value = None if read is None else read(answer)
-                del answer
-                return (True, value)
-            except BaseException as error:  # SystemExit, GeneratorExit, a bot's KeyboardInterrupt …
-                if _getrecursionlimit() != limit:  # before anything else: a bot may have left too little room
-                    _setrecursionlimit(limit)
-                    moved.append("the process's recursion limit")
-                if is_real_interrupt(error, before):
-                    raise
-                return (False, describe_error(error))
-            finally:
-                args.clear()
-                if _getrecursionlimit() != limit:
-                    _setrecursionlimit(limit)
-                    moved.append("the process's recursion limit")
+            # Everything that runs the bot's code — its error's __str__ and its objects' finalisers included — runs
+            # here, marked as a bot's (no audit hook is added meanwhile: see running_a_bot).
+            with running_a_bot():
+                try:
+                    method = getattr(bot, what, None)
+                    if method is None:
+                        return (True, None)
+                    answer = method(*args)
+                    value = None if read is None else read(answer)
+                    del answer
+                    return (True, value)
+                except BaseException as error:  # SystemExit, GeneratorExit, a bot's KeyboardInterrupt …
+                    if _getrecursionlimit() != limit:  # before anything else: a bot may have left too little room
+                        _setrecursionlimit(limit)
+                        moved.append("the process's recursion limit")
+                    if is_real_interrupt(error, before):
+                        raise
+                    return (False, describe_error(error))
+                finally:
+                    args.clear()
+                    if _getrecursionlimit() != limit:
+                        _setrecursionlimit(limit)
+                        moved.append("the process's recursion limit")
 
         started = _clock()
         try:
@@ -491,8 +588,10 @@ class InProcessSeat:
         finally:
             try:
                 changed = moved + guard.restore()
-            except Exception as error:  # the bot broke what the check itself reads: its fault, whatever it was
-                changed = [*moved, f"what the referee checks ({type(error).__name__}: {error})"[:200]]
+            except BaseException as error:  # the bot broke what the check itself reads: its fault, whatever it was
+                if is_real_interrupt(error, before):
+                    raise
+                changed = [*moved, f"what the referee checks ({describe_error(error)})"[:200]]
         if interrupts_seen() > before:  # a real Ctrl-C came during the call, and the bot swallowed it
             raise KeyboardInterrupt
         # An answer that came late is late, though nothing could interrupt the call (a bot that held the

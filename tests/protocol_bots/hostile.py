@@ -141,6 +141,19 @@ def turn_hostile(message: dict) -> None:
             try_kill(target, signal.SIGINT)
         send({"type": "move", "move": legal[0]})
         return
+    if MODE == "peek":  # what the bot can see of other processes: written to the file MARKER names
+        referee = os.environ.get("GOAT_TEST_REFEREE", "0")
+        found = {"pids": sorted(int(p) for p in os.listdir("/proc") if p.isdigit())}
+        for what in ("cmdline", "environ", "mem"):
+            try:
+                with open(f"/proc/{referee}/{what}", "rb") as seen:
+                    found[what] = len(seen.read(64))
+            except OSError as error:
+                found[what] = error.strerror
+        with open(MARKER, "w") as report:
+            json.dump(found, report)
+        send({"type": "move", "move": legal[0]})
+        return
     if MODE == "kill-supervisor":
         # A helper leaves the bot's session, kills the supervisor (which would have cleaned up after it), sends
         # the referee a SIGINT as if it were the operator's Ctrl-C, and lives on.

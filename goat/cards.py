@@ -26,7 +26,7 @@ from typing import Any, Final
 import attrs
 
 from goat._core import BEATERS, bits, frozen_cards, set_beats
-from goat.errors import InvalidCardError
+from goat.errors import InvalidCardError, shown
 
 __all__ = ["DECK", "Card", "Rank", "Suit", "beats", "beats_set", "cards"]
 
@@ -73,7 +73,7 @@ class Suit(enum.Enum):
         try:
             return _SUIT_BY_TEXT[text.strip().upper()]
         except (KeyError, AttributeError):
-            raise InvalidCardError(f"not a suit: {text!r:.80} (expected one of C D H S or ♣ ♦ ♥ ♠)") from None
+            raise InvalidCardError(f"not a suit: {shown(text)} (expected one of C D H S or ♣ ♦ ♥ ♠)") from None
 
 
 _SUIT_SYMBOL: Final = {Suit.CLUBS: "♣", Suit.DIAMONDS: "♦", Suit.HEARTS: "♥", Suit.SPADES: "♠"}
@@ -124,7 +124,7 @@ class Rank(enum.IntEnum):
         try:
             return _RANK_BY_TEXT[text.strip().upper()]
         except (KeyError, AttributeError):
-            raise InvalidCardError(f"not a rank: {text!r:.80} (expected 6 7 8 9 10 J Q K A)") from None
+            raise InvalidCardError(f"not a rank: {shown(text)} (expected 6 7 8 9 10 J Q K A)") from None
 
 
 _RANK_LABEL: Final = ("6", "7", "8", "9", "J", "Q", "K", "10", "A")
@@ -137,15 +137,9 @@ def _of_type(kind: type, what: str, example: str) -> Any:  # an attrs validator,
 
     def check(instance: object, attribute: object, value: object) -> None:
         if not isinstance(value, kind):
-            raise TypeError(f"{what} must be a {kind.__name__}, such as {example}, not {_shown(value)}")
+            raise TypeError(f"{what} must be a {kind.__name__}, such as {example}, not {shown(value)}")
 
     return check
-
-
-def _shown(value: object, size: int = 60) -> str:
-    """``repr(value)`` cut to ``size`` characters: an error's message stays short whatever it was given."""
-    text = repr(value)
-    return text if len(text) <= size else f"{text[: size - 1]}…"
 
 
 @attrs.frozen(eq=False, repr=False)
@@ -173,11 +167,11 @@ class Card:
         Raises :class:`~goat.InvalidCardError` (a :class:`ValueError`) quoting the text.
         """
         if not isinstance(text, str):
-            raise InvalidCardError(f"not a card: {text!r:.80} (expected text such as '10H')")
+            raise InvalidCardError(f"not a card: {shown(text)} (expected text such as '10H')")
         card = _CARD_BY_TEXT.get(text.strip().upper())
         if card is None:
             raise InvalidCardError(
-                f"not a card: {text!r:.80} (expected a rank 6 7 8 9 10 J Q K A, then a suit C D H S or ♣ ♦ ♥ ♠)"
+                f"not a card: {shown(text)} (expected a rank 6 7 8 9 10 J Q K A, then a suit C D H S or ♣ ♦ ♥ ♠)"
             )
         return card
 
@@ -185,7 +179,7 @@ class Card:
     def from_index(cls, index: int) -> Card:
         """The card at ``index`` of :data:`DECK` (0–35)."""
         if not isinstance(index, int) or not 0 <= index < 36:
-            raise InvalidCardError(f"not a card index: {index!r:.80} (expected 0–35)")
+            raise InvalidCardError(f"not a card index: {shown(index)} (expected 0–35)")
         return DECK[index]
 
     @property
@@ -280,7 +274,7 @@ def beats(a: Card, b: Card, trump: Suit) -> bool:
     False
     """
     if a.__class__ is not Card or b.__class__ is not Card:
-        raise TypeError(f"beats() compares two Card objects, not {a!r:.80} and {b!r:.80}")
+        raise TypeError(f"beats() compares two Card objects, not {shown(a)} and {shown(b)}")
     return bool(BEATERS[_trump_index(trump)][b.index] >> a.index & 1)
 
 
@@ -307,7 +301,7 @@ def beats_set(new: Iterable[Card], top: Iterable[Card], trump: Suit) -> bool:
 
 def _trump_index(trump: Suit) -> int:
     if not isinstance(trump, Suit):
-        raise TypeError(f"the trump must be a Suit, such as Suit.HEARTS, not {trump!r:.80}")
+        raise TypeError(f"the trump must be a Suit, such as Suit.HEARTS, not {shown(trump)}")
     return _SUIT_INDEX[trump]
 
 
@@ -326,12 +320,12 @@ def cards_of(mask: int) -> frozenset[Card]:
 def mask_of(cards: Iterable[Card], what: str = "cards") -> int:
     """The mask of ``cards``: :class:`TypeError` naming ``what`` for a non-card, :class:`ValueError` for a duplicate."""
     if isinstance(cards, (str, bytes)) or not isinstance(cards, Iterable):
-        raise TypeError(f"{what} must be a collection of Card objects, not {cards!r:.80}")
+        raise TypeError(f"{what} must be a collection of Card objects, not {shown(cards)}")
     mask = 0
     count = 0
     for card in cards:
         if card.__class__ is not Card:
-            raise TypeError(f"{what}: expected Card objects, got {card!r:.80}")
+            raise TypeError(f"{what}: expected Card objects, got {shown(card)}")
         mask |= 1 << card.index
         count += 1
     if mask.bit_count() != count:

@@ -18,7 +18,7 @@ from typing import Any, TextIO
 
 import attrs
 
-from goat.errors import MissingExtraError
+from goat.errors import MissingExtraError, shown
 
 try:
     import click
@@ -82,7 +82,7 @@ def _load(
         raise click.BadParameter(str(error), param_hint=param) from None
     except arena.BotFault as fault:
         tail = f"; its standard error ends: {fault.stderr.strip()[-500:]}" if fault.stderr.strip() else ""
-        raise click.ClickException(f"the bot {spec!r:.80} does not start: {fault}{tail}") from None
+        raise click.ClickException(f"the bot {shown(spec)} does not start: {fault}{tail}") from None
     except (StrategyLoadError, ValueError) as error:
         raise click.ClickException(str(error)) from None
 
@@ -107,7 +107,7 @@ def _no_nan(context: click.Context, parameter: click.Parameter, value: float | N
 def _time_limit_option(function: Any) -> Any:
     return click.option(
         "--time-limit",
-        type=click.FloatRange(min=0, min_open=True),
+        type=click.FloatRange(min=0, min_open=True, max=arena.sealed.MAX_TIME_LIMIT),
         default=None,
         callback=_no_nan,
         help="Seconds each bot has for each decision and hook (default: none in-process, 10 s sealed).",

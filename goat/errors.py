@@ -23,6 +23,18 @@ __all__ = [
 ]
 
 
+def shown(value: object, size: int = 80) -> str:
+    """``repr(value)`` for an error's message, at most ``size`` characters whatever it was given: a megabyte of text
+    is cut, an int too long for ``repr`` (over 4,300 digits) is told by its size, a ``repr`` that fails by the type."""
+    if value.__class__ is int and value.bit_length() > 256:
+        return f"an int of {value.bit_length()} bits"
+    try:
+        text = repr(value)
+    except Exception:
+        return f"a {type(value).__name__}"
+    return text if len(text) <= size else f"{text[: size - 1]}…"
+
+
 class GoatError(Exception):
     """Base class of every exception raised by :mod:`goat`."""
 

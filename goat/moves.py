@@ -23,7 +23,7 @@ from typing import Final
 import attrs
 
 from goat.cards import DECK, Card, _of_type, cards, cards_of, describe, mask_of, pretty_by_repr
-from goat.errors import InvalidCardError, InvalidMoveError
+from goat.errors import InvalidCardError, InvalidMoveError, shown
 from goat.seats import check_seat
 
 __all__ = ["Move", "MoveKind"]
@@ -56,11 +56,11 @@ def _to_cards(value: Iterable[Card] | str) -> frozenset[Card]:
     if value.__class__ is frozenset:
         return value
     if isinstance(value, bytes) or not isinstance(value, Iterable):
-        raise TypeError(f"a move's cards are Card objects or card text such as '10H QH', not {value!r:.80}")
+        raise TypeError(f"a move's cards are Card objects or card text such as '10H QH', not {shown(value)}")
     listed = cards(value) if isinstance(value, str) else list(value)
     for card in listed:
         if card.__class__ is not Card:
-            raise TypeError(f"a move holds Card objects, not {card!r:.80}")
+            raise TypeError(f"a move holds Card objects, not {shown(card)}")
     found = frozenset(listed)
     if len(found) != len(listed):  # a set holds each card once: one given twice is a mistake, not a move
         raise InvalidMoveError(f"a move holds each card once, not {' '.join(map(str, listed))[:80]}")
@@ -74,7 +74,7 @@ def _check_seat(instance: object, attribute: object, seat: int) -> None:
 def _check_cards(instance: object, attribute: object, value: frozenset[Card]) -> None:
     for card in value:
         if card.__class__ is not Card:
-            raise TypeError(f"a move holds Card objects, not {card!r:.80}")
+            raise TypeError(f"a move holds Card objects, not {shown(card)}")
 
 
 @attrs.frozen(eq=False, repr=False)
@@ -112,10 +112,10 @@ class Move:
         Raises :class:`~goat.InvalidMoveError` (a :class:`ValueError`) quoting the text.
         """
         if not isinstance(text, str):
-            raise InvalidMoveError(f"not a move: {text!r:.80} (expected text such as '1 lead 10H QH')")
+            raise InvalidMoveError(f"not a move: {shown(text)} (expected text such as '1 lead 10H QH')")
         words = text.split()
         if len(words) < 2 or words[0] not in ("0", "1", "2", "3"):
-            raise InvalidMoveError(f"not a move: {text!r:.80} (expected '<seat 0-3> <kind> <cards>')")
+            raise InvalidMoveError(f"not a move: {shown(text)} (expected '<seat 0-3> <kind> <cards>')")
         code = _KIND_CODE.get(words[1])
         if code is not None and cls is Move and len(words) <= 6:
             # Notation as str() writes it (the bot protocol's, every message), of no more cards than a hand
@@ -135,15 +135,15 @@ class Move:
             kind = MoveKind(words[1].lower())
         except ValueError:
             kinds = ", ".join(k.value for k in MoveKind)
-            raise InvalidMoveError(f"not a move: {text!r:.80} (the kind must be one of {kinds})") from None
+            raise InvalidMoveError(f"not a move: {shown(text)} (the kind must be one of {kinds})") from None
         try:
             held = cards(" ".join(words[2:]))
         except InvalidCardError as error:
-            raise InvalidMoveError(f"not a move: {text!r:.80} ({error})") from None
+            raise InvalidMoveError(f"not a move: {shown(text)} ({error})") from None
         if len(set(held)) != len(held):
-            raise InvalidMoveError(f"not a move: {text!r:.80} (a card appears twice)")
+            raise InvalidMoveError(f"not a move: {shown(text)} (a card appears twice)")
         if kind is MoveKind.WAIT and held:
-            raise InvalidMoveError(f"not a move: {text!r:.80} (a wait holds no cards)")
+            raise InvalidMoveError(f"not a move: {shown(text)} (a wait holds no cards)")
         return cls(kind, int(words[0]), held)
 
     def __str__(self) -> str:

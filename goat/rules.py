@@ -47,7 +47,7 @@ from goat._core import (
 )
 from goat._core import legal_moves as kernel_legal_moves
 from goat.cards import DECK, Card, Suit, cards, describe
-from goat.errors import IllegalMoveError, InvalidDealError, InvalidMoveError, InvalidTrickError
+from goat.errors import IllegalMoveError, InvalidDealError, InvalidMoveError, InvalidTrickError, shown
 from goat.moves import MOVES, Move, MoveKind, make_move
 from goat.seats import check_seat
 from goat.state import GameState, state_of
@@ -88,13 +88,13 @@ def _parse_deck(deck: Iterable[Card] | str) -> tuple[int, ...]:
         deck = cards(deck)
     elif isinstance(deck, (bytes, AbstractSet, Mapping)) or not isinstance(deck, Iterable):
         # (a set or a dict has no order of its own to deal from: the deal would follow the cards' hashes)
-        raise InvalidDealError(f"deck must be the 36 cards in order (Card objects or card text), not {deck!r:.80}")
+        raise InvalidDealError(f"deck must be the 36 cards in order (Card objects or card text), not {shown(deck)}")
     order = []
     for card in deck:
         if isinstance(card, str):
             card = Card.from_str(card)
         if not isinstance(card, Card):
-            raise InvalidDealError(f"a deck holds cards, not {card!r:.80}")
+            raise InvalidDealError(f"a deck holds cards, not {shown(card)}")
         order.append(card.index)
     if len(order) != 36 or len(set(order)) != 36:
         seen: set[int] = set()
@@ -159,7 +159,7 @@ def new_game(
         or len(defeat) != 2
         or any(score.__class__ is not int or score < 0 for score in defeat)
     ):
-        raise InvalidDealError(f"defeat must be two non-negative ints, not {defeat!r:.80}")
+        raise InvalidDealError(f"defeat must be two non-negative ints, not {shown(defeat)}")
     if defeat is not _NO_DEFEAT and max(defeat) >= MATCH_LIMIT:
         raise InvalidDealError(f"no game is dealt at defeat-scores {defeat}: a match ends at {MATCH_LIMIT} (R21)")
     if deck is None:
@@ -177,7 +177,7 @@ def new_game(
             if isinstance(trump_card, str):
                 trump_card = Card.from_str(trump_card)
             if not isinstance(trump_card, Card):
-                raise InvalidDealError(f"trump_card must be a Card, not {trump_card!r:.80}")
+                raise InvalidDealError(f"trump_card must be a Card, not {shown(trump_card)}")
             trump = trump_card.index
             if trump not in stock:
                 seat = (dealer + 1 + indices.index(trump)) % 4
@@ -191,13 +191,13 @@ def new_game(
 def _play_all(state: GameState, moves: Iterable[Move | str]) -> GameState:
     """``state`` after ``moves`` (moves or move text), with errors that name the step."""
     if isinstance(moves, (str, bytes)) or not isinstance(moves, Iterable):
-        raise TypeError(f"moves must be a list of moves or move text such as ['1 lead 10H'], not {moves!r:.80}")
+        raise TypeError(f"moves must be a list of moves or move text such as ['1 lead 10H'], not {shown(moves)}")
     for number, move in enumerate(moves, start=1):
         try:
             if isinstance(move, str):
                 move = Move.from_str(move)
             elif move.__class__ is not Move:
-                raise TypeError(f"a Move or move text such as '1 lead 10H', not {move!r:.80}")
+                raise TypeError(f"a Move or move text such as '1 lead 10H', not {shown(move)}")
             state = play(state, move)
         except InvalidMoveError as error:
             raise InvalidMoveError(f"move {number}: {error}") from None
@@ -319,12 +319,12 @@ def trick_winner(plays: Sequence[Move], trump: Suit) -> int:
     3
     """
     if not isinstance(trump, Suit):
-        raise TypeError(f"trump must be a Suit, not {trump!r:.80}")
+        raise TypeError(f"trump must be a Suit, not {shown(trump)}")
     if isinstance(plays, (str, bytes)) or not isinstance(plays, Iterable):
-        raise TypeError(f"trick_winner(): plays must be a sequence of four Move objects, not {plays!r:.80}")
+        raise TypeError(f"trick_winner(): plays must be a sequence of four Move objects, not {shown(plays)}")
     plays = tuple(plays)
     if len(plays) != 4 or any(p.__class__ is not Move for p in plays):
-        raise InvalidTrickError(f"a finished trick is four moves, not {plays!r:.80}")
+        raise InvalidTrickError(f"a finished trick is four moves, not {shown(plays)}")
     first = plays[0]
     if first.kind not in (MoveKind.LEAD, MoveKind.MOLODKA):
         raise InvalidTrickError(f"a trick starts with a lead or a molodka, not {first}")

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 import attrs
 
 from goat.cards import Card
-from goat.errors import GameNotOverError, ScoringError
+from goat.errors import GameNotOverError, ScoringError, shown
 from goat.rules import MATCH_LIMIT, new_game
 from goat.seats import check_seat
 from goat.state import GameState
@@ -26,12 +26,12 @@ MAX_TRICKS = 9
 def _to_pair(value: object, name: str) -> tuple[int, int]:
     """A pair of ints by team, with errors that name the field."""
     if not isinstance(value, (tuple, list)):
-        raise TypeError(f"GameResult: {name} must be a pair of ints by team, not {value!r:.80}")
+        raise TypeError(f"GameResult: {name} must be a pair of ints by team, not {shown(value)}")
     if len(value) != 2:
-        raise ScoringError(f"GameResult: {name} must be two numbers, one per team, not {value!r:.80}")
+        raise ScoringError(f"GameResult: {name} must be two numbers, one per team, not {shown(value)}")
     first, second = value
     if first.__class__ is not int or second.__class__ is not int:
-        raise TypeError(f"GameResult: {name} must be a pair of ints by team, not {value!r:.80}")
+        raise TypeError(f"GameResult: {name} must be a pair of ints by team, not {shown(value)}")
     return (first, second)
 
 
@@ -51,14 +51,14 @@ def _check_result(result: GameResult) -> None:
     """The facts every game's result obeys (R18–R20), forfeits included."""
     points, tricks, defeat = result.points, result.tricks, result.defeat
     if result.balls.__class__ is not bool:
-        raise TypeError(f"GameResult: balls must be True or False, not {result.balls!r:.80}")
+        raise TypeError(f"GameResult: balls must be True or False, not {shown(result.balls)}")
     if result.winner is not None and (result.winner.__class__ is not int or result.winner not in (0, 1)):
-        raise ScoringError(f"GameResult: winner must be a team 0 or 1, or None for balls, not {result.winner!r:.80}")
+        raise ScoringError(f"GameResult: winner must be a team 0 or 1, or None for balls, not {shown(result.winner)}")
     check_seat(result.last_trick_winner, "GameResult: last_trick_winner", ScoringError)
     if min(points) < 0 or sum(points) != 120:
-        raise ScoringError(f"GameResult: the teams' points are 0–120 and add up to 120 (R18), not {points}")
+        raise ScoringError(f"GameResult: the teams' points are 0–120 and add up to 120 (R18), not {shown(points)}")
     if min(tricks) < 0 or sum(tricks) > MAX_TRICKS:
-        raise ScoringError(f"GameResult: a game has at most {MAX_TRICKS} tricks, not {tricks}")
+        raise ScoringError(f"GameResult: a game has at most {MAX_TRICKS} tricks, not {shown(tricks)}")
     if any(d not in (0, 2, 4, 6) for d in defeat):
         raise ScoringError(f"GameResult: defeat-scores gained are 0, 2, 4 or 6 (R19), not {defeat}")
     if result.balls != (points == (60, 60)) or result.balls != (result.winner is None):
@@ -100,7 +100,8 @@ def _check_played(points: tuple[int, int], tricks: tuple[int, int]) -> None:
     """The facts of a game played to its end: 3–9 tricks, and points only for a team that took a trick."""
     if not _MIN_TRICKS <= sum(tricks) <= MAX_TRICKS:
         raise ScoringError(
-            f"GameResult: a game played to its end has {_MIN_TRICKS}–{MAX_TRICKS} tricks (R10, R11), not {tricks}"
+            f"GameResult: a game played to its end has {_MIN_TRICKS}–{MAX_TRICKS} tricks (R10, R11), "
+            f"not {shown(tricks)}"
         )
     for team in (0, 1):
         if points[team] and not tricks[team]:
@@ -140,13 +141,13 @@ def defeat_scores(points: int, tricks: int) -> int:
     produce (points outside 0–120, tricks outside 0–9, points without a trick).
     """
     if points.__class__ is not int or tricks.__class__ is not int:
-        raise TypeError(f"defeat_scores() takes two ints, points and tricks, not {points!r:.80} and {tricks!r:.80}")
+        raise TypeError(f"defeat_scores() takes two ints, points and tricks, not {shown(points)} and {shown(tricks)}")
     if not 0 <= points <= 120:
-        raise ScoringError(f"a team's points are 0–120 (R18), not {points}")
+        raise ScoringError(f"a team's points are 0–120 (R18), not {shown(points)}")
     if not 0 <= tricks <= MAX_TRICKS:
-        raise ScoringError(f"a team wins 0–{MAX_TRICKS} tricks (a game has at most {MAX_TRICKS}), not {tricks}")
+        raise ScoringError(f"a team wins 0–{MAX_TRICKS} tricks (a game has at most {MAX_TRICKS}), not {shown(tricks)}")
     if tricks == 0 and points:
-        raise ScoringError(f"{points} points need at least one trick")
+        raise ScoringError(f"{shown(points)} points need at least one trick")
     if points >= 60:
         return 0
     if points >= 31:
@@ -180,12 +181,12 @@ def score(state: GameState) -> GameResult:
 
 def _results(value: Iterable[GameResult]) -> tuple[GameResult, ...]:
     if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
-        raise TypeError(f"Match: results must be a sequence of GameResult values, not {value!r:.80}")
+        raise TypeError(f"Match: results must be a sequence of GameResult values, not {shown(value)}")
     results = tuple(value)
     defeat = [0, 0]
     for number, result in enumerate(results, start=1):
         if not isinstance(result, GameResult):
-            raise TypeError(f"Match: results holds GameResult values, not {result!r:.80}")
+            raise TypeError(f"Match: results holds GameResult values, not {shown(result)}")
         if max(defeat) >= MATCH_LIMIT:
             raise ScoringError(
                 f"Match: game {number} follows the end of the match: after {number - 1} games the defeat-scores "

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TypeGuard
 
-from goat.errors import InvalidSeatError
+from goat.errors import InvalidSeatError, shown
 
 __all__ = ["check_seat", "is_seat"]
 
@@ -17,5 +17,5 @@ def is_seat(value: object) -> TypeGuard[int]:
 def check_seat(value: object, what: str = "a seat", error: type[Exception] = InvalidSeatError) -> int:
     """``value`` if it is a seat, else ``error`` saying what was wrong."""
     if not is_seat(value):
-        raise error(f"{what} must be a seat 0, 1, 2 or 3, not {value!r:.80}")
+        raise error(f"{what} must be a seat 0, 1, 2 or 3, not {shown(value)}")
     return value

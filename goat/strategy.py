@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import attrs
 
-from goat.errors import GoatError
+from goat.errors import GoatError, shown
 from goat.moves import Move
 from goat.scoring import GameResult
 from goat.view import PlayerView
@@ -54,7 +54,7 @@ def __getattr__(name: str) -> Any:
         from importlib import metadata
 
         return metadata
-    raise AttributeError(f"module {__name__!r:.80} has no attribute {name!r:.80}")
+    raise AttributeError(f"module {shown(__name__)} has no attribute {shown(name)}")
 
 
 @runtime_checkable
@@ -132,7 +132,7 @@ _RESERVED = "[]:="
 
 def _check_name(name: object, what: str = "a strategy name") -> str:
     if not isinstance(name, str):
-        raise TypeError(f"{what} is text such as 'greedy', not {name!r:.80}")
+        raise TypeError(f"{what} is text such as 'greedy', not {shown(name)}")
     return name
 
 
@@ -157,13 +157,13 @@ def register_strategy(name: str, factory: Callable[..., Any], *, replace: bool =
             f"a strategy name is a non-empty word without spaces or any of {_RESERVED!r}, not {name!r}"
         )
     if not callable(factory):
-        raise TypeError(f"the factory for {name!r:.80} must be callable, not {factory!r:.80}")
+        raise TypeError(f"the factory for {shown(name)} must be callable, not {shown(factory)}")
     if not replace:
         if name in _REGISTERED:
-            raise StrategyNameError(f"a strategy named {name!r:.80} is already registered (pass replace=True)")
+            raise StrategyNameError(f"a strategy named {shown(name)} is already registered (pass replace=True)")
         taken = _discovered().claims.get(name)
         if taken:
-            raise StrategyNameError(f"{taken[0]} already provides a strategy named {name!r:.80} (pass replace=True)")
+            raise StrategyNameError(f"{taken[0]} already provides a strategy named {shown(name)} (pass replace=True)")
     _REGISTERED[name] = factory
 
 
@@ -171,7 +171,7 @@ def unregister_strategy(name: str) -> None:
     """Forget a strategy made loadable by :func:`register_strategy`."""
     _check_name(name)
     if _REGISTERED.pop(name, None) is None:
-        raise KeyError(f"no strategy named {name!r:.80} was registered in this process")
+        raise KeyError(f"no strategy named {shown(name)} was registered in this process")
 
 
 @attrs.frozen
@@ -320,7 +320,7 @@ def entry_point(name: str) -> metadata.EntryPoint:
 
         close = difflib.get_close_matches(name, known, n=3)
         hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
-        raise StrategyNameError(f"no strategy named {name!r:.80}{hint} (known: {', '.join(known) or 'none'})")
+        raise StrategyNameError(f"no strategy named {shown(name)}{hint} (known: {', '.join(known) or 'none'})")
     return entry
 
 
@@ -409,7 +409,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     match = _SPEC.fullmatch(spec.strip())
     if match is None:
         raise StrategyNameError(
-            f"not a strategy spec: {spec!r:.80} (expected name[key=value,...], e.g. 'ismcts[time_ms=50]')"
+            f"not a strategy spec: {shown(spec)} (expected name[key=value,...], e.g. 'ismcts[time_ms=50]')"
         )
     text = match["options"].strip()
     options: dict[str, Any] = {}
@@ -420,11 +420,11 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
         option = _OPTION.match(text, position)
         if option is None or option.end() == position:
             raise StrategyNameError(
-                f"not a strategy spec: {spec!r:.80}: cannot read the options from {text[position:]!r:.80}"
+                f"not a strategy spec: {shown(spec)}: cannot read the options from {shown(text[position:])}"
             )
         key, raw = option["key"], option["value"]
         if key in options:
-            raise StrategyNameError(f"not a strategy spec: {spec!r:.80}: option {key!r:.80} is given twice")
+            raise StrategyNameError(f"not a strategy spec: {shown(spec)}: option {shown(key)} is given twice")
         try:
             options[key] = json.loads(raw)
         except ValueError:
@@ -464,7 +464,7 @@ def format_spec(name: str, options: Mapping[str, Any]) -> str:
     if not options:
         return name
     if name.startswith(EXEC_PREFIX):
-        raise StrategyNameError(f"an exec: command takes no options in brackets: {name!r:.80}")
+        raise StrategyNameError(f"an exec: command takes no options in brackets: {shown(name)}")
     import json
 
     return f"{name}[{', '.join(f'{key}={json.dumps(value)}' for key, value in options.items())}]"
@@ -485,7 +485,7 @@ def load_strategy(name: str, **options: Any) -> Strategy:
     options = {**given, **options}
     seed = options.get("seed")
     if seed is not None and seed.__class__ is not int:  # as new_game's: a float or text seeds nothing reproducibly
-        raise TypeError(f"load_strategy(): seed must be an int or None, not {seed!r:.80}")
+        raise TypeError(f"load_strategy(): seed must be an int or None, not {shown(seed)}")
     factory = strategy_factory(name)
     try:
         strategy = factory(**options)

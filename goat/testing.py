@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from goat.errors import MissingExtraError
+from goat.errors import MissingExtraError, shown
 
 try:
     from hypothesis import strategies as st
@@ -114,7 +114,7 @@ def hands(*, size: int | None = None) -> st.SearchStrategy[frozenset[Card]]:
     4
     """
     if size is not None and (size.__class__ is not int or not 0 <= size <= 4):
-        raise InvalidArgument(f"a hand holds 0 to 4 cards, not size={size!r:.80}")
+        raise InvalidArgument(f"a hand holds 0 to 4 cards, not size={shown(size)}")
     return _hands(size)
 
 
@@ -181,14 +181,14 @@ def deals(
     (2, 3, 20)
     """
     if dealer is not None and not is_seat(dealer):
-        raise InvalidArgument(f"dealer must be a seat 0–3, not {dealer!r:.80}")
+        raise InvalidArgument(f"dealer must be a seat 0–3, not {shown(dealer)}")
     if not (
         isinstance(defeat, tuple)
         and len(defeat) == 2
         and all(score.__class__ is int and 0 <= score < MATCH_LIMIT for score in defeat)
     ):
         raise InvalidArgument(
-            f"defeat must be two ints 0–{MATCH_LIMIT - 1}, a match's score before a game (R21), not {defeat!r:.80}"
+            f"defeat must be two ints 0–{MATCH_LIMIT - 1}, a match's score before a game (R21), not {shown(defeat)}"
         )
     return _deals(dealer, molodka, defeat)
 
@@ -288,10 +288,10 @@ def game_states(
     """
     if min_moves.__class__ is not int or not 0 <= min_moves <= MAX_PLAYS:
         raise InvalidArgument(
-            f"min_moves must be 0–{MAX_PLAYS} (no game is sure to last longer), not {min_moves!r:.80}"
+            f"min_moves must be 0–{MAX_PLAYS} (no game is sure to last longer), not {shown(min_moves)}"
         )
     if max_moves is not None and (max_moves.__class__ is not int or max_moves < min_moves):
-        raise InvalidArgument(f"max_moves must be an int >= min_moves, not {max_moves!r:.80}")
+        raise InvalidArgument(f"max_moves must be an int >= min_moves, not {shown(max_moves)}")
     return _game_states(min_moves, max_moves, molodka, False)
 
 
@@ -379,7 +379,7 @@ def matches(*, min_games: int = 0, max_games: int = 6) -> st.SearchStrategy[Matc
     True
     """
     if min_games.__class__ is not int or max_games.__class__ is not int or not 0 <= min_games <= max_games:
-        raise InvalidArgument(f"need 0 <= min_games <= max_games, not {min_games!r:.80}, {max_games!r:.80}")
+        raise InvalidArgument(f"need 0 <= min_games <= max_games, not {shown(min_games)}, {shown(max_games)}")
     return _matches(min_games, max_games)
 
 
@@ -543,9 +543,9 @@ def check_strategy(strategy_factory: Callable[..., Any], *, games: int = 10, see
     >>> check_strategy(lambda seed=None: FirstMove(), games=2)
     """
     if games.__class__ is not int or games < 1:
-        raise ValueError(f"games must be a positive int, not {games!r:.80}")
+        raise ValueError(f"games must be a positive int, not {shown(games)}")
     if not callable(strategy_factory):
-        raise TypeError(f"check_strategy() takes a strategy factory, not {strategy_factory!r:.80}")
+        raise TypeError(f"check_strategy() takes a strategy factory, not {shown(strategy_factory)}")
     with watching_interrupts():
         first = _run(strategy_factory, games, seed, options)
         second = _run(strategy_factory, games, seed, options)

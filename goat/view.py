@@ -30,7 +30,7 @@ from goat._core import (
     plays,
 )
 from goat.cards import DECK, Card, Suit, frozen_by_mask
-from goat.errors import InvalidMoveError
+from goat.errors import InvalidMoveError, shown
 from goat.moves import Move, MoveKind, move_by_key
 from goat.rules import legal_moves
 from goat.seats import check_seat
@@ -71,18 +71,20 @@ class SeenMove:
         Raises :class:`~goat.InvalidMoveError` (a :class:`ValueError`) quoting the text.
         """
         if not isinstance(text, str):
-            raise InvalidMoveError(f"not a seen move: {text!r:.80} (expected text such as '1 lead 10H' or '2 pass ??')")
+            raise InvalidMoveError(
+                f"not a seen move: {shown(text)} (expected text such as '1 lead 10H' or '2 pass ??')"
+            )
         words = text.split()
         if "??" in words:
             # A face-down pass shows how many cards, never which: every card is "??" (R11, R23).
             if len(words) < 3 or len(words) > 6 or words[0] not in ("0", "1", "2", "3") or words[1].lower() != "pass":
-                raise InvalidMoveError(f"not a seen move: {text!r:.80} (only a pass of 1-4 cards is written '?? ...')")
+                raise InvalidMoveError(f"not a seen move: {shown(text)} (only a pass of 1-4 cards is written '?? ...')")
             if any(word != "??" for word in words[2:]):
-                raise InvalidMoveError(f"not a seen move: {text!r:.80} (a face-down pass shows no card, only '??')")
+                raise InvalidMoveError(f"not a seen move: {shown(text)} (a face-down pass shows no card, only '??')")
             return cls(MoveKind.PASS, int(words[0]), len(words) - 2, frozenset())
         move = Move.from_str(text)
         if len(move.cards) > 4:
-            raise InvalidMoveError(f"not a seen move: {text!r:.80} (a play holds at most four cards: R7, R15)")
+            raise InvalidMoveError(f"not a seen move: {shown(text)} (a play holds at most four cards: R7, R15)")
         return cls(move.kind, move.seat, len(move.cards), move.cards)
 
 

@@ -94,7 +94,8 @@ CALLS: list[tuple[str, Callable[..., Any], dict[str, Any]]] = [
 ]
 
 HOSTILE: list[object] = [
-    None, 5, -1, 10**30, 2.5, math.nan, "", "zz", [], (1, 2, 3), {}, object(), True, b"10H", "X" * 100_000,
+    None, 5, -1, 10**30, 10**5000, 2.5, math.nan, math.inf, "", "zz", [], (1, 2, 3), {}, object(), True, b"10H",
+    "X" * 100_000,
     [Card.from_str("6C")] * 2,
 ]  # fmt: skip
 
@@ -104,7 +105,9 @@ def _cases() -> list[Any]:
     for name, function, valid in CALLS:
         for argument in valid:
             for bad in HOSTILE:
-                cases.append(pytest.param(function, valid, argument, bad, id=f"{name}-{argument}={bad!r:.24}"))
+                cases.append(
+                    pytest.param(function, valid, argument, bad, id=f"{name}-{argument}={goat.errors.shown(bad, 24)}")
+                )
     return cases
 
 

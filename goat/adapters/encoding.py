@@ -48,6 +48,7 @@ from typing import TYPE_CHECKING, Any
 
 from goat._core import number, numbered
 from goat.cards import Card
+from goat.errors import shown
 from goat.moves import MOVES, Move, MoveKind, make_move
 from goat.rules import new_game
 from goat.state import GameState, Trick
@@ -82,7 +83,7 @@ def deal_of(seed: int, options: dict[str, Any] | None) -> GameState:
     own checks expect (PettingZoo's ``api_test`` resets with ``options={"options": 1}``)."""
     options = options or {}
     if not isinstance(options, dict):
-        raise TypeError(f"reset()'s options are a dict, not {options!r:.80}")
+        raise TypeError(f"reset()'s options are a dict, not {shown(options)}")
     defeat = options.get("defeat", (0, 0))
     if isinstance(defeat, (list, tuple)):
         defeat = tuple(defeat)

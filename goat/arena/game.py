@@ -20,7 +20,9 @@ from typing import Literal
 
 import attrs
 
+from goat.arena.sealed import check_seconds
 from goat.arena.seats import Seat, SeatFault, close, launch, seats_for, watching_interrupts
+from goat.errors import shown
 from goat.records import Fault, GameRecord, MatchRecord, from_state
 from goat.rules import new_game, play
 from goat.scoring import Match
@@ -90,28 +92,26 @@ def _play(
 
 def _check_bots(strategies: Iterable[Strategy]) -> list[Strategy]:
     if isinstance(strategies, (str, bytes)) or not isinstance(strategies, Iterable):
-        raise TypeError(f"strategies must be four Strategy objects, one per seat, not {strategies!r:.80}")
+        raise TypeError(f"strategies must be four Strategy objects, one per seat, not {shown(strategies)}")
     bots = list(strategies)
     if len(bots) != 4:
         raise ValueError(f"a game needs four strategies, one per seat, not {len(bots)}")
     for seat, bot in enumerate(bots):
         if not isinstance(bot, Strategy):
-            raise TypeError(f"the strategy for seat {seat} has no choose(view, legal) method: {bot!r:.80}")
+            raise TypeError(f"the strategy for seat {seat} has no choose(view, legal) method: {shown(bot)}")
     return bots
 
 
 def check_policy(on_fault: object, time_limit: object) -> None:
     if on_fault not in ("forfeit", "random"):
-        raise ValueError(f"on_fault must be 'forfeit' or 'random', not {on_fault!r:.80}")
-    if time_limit is not None and not (  # NaN is not > 0, and True is no number of seconds
-        isinstance(time_limit, (int, float)) and not isinstance(time_limit, bool) and time_limit > 0
-    ):
-        raise ValueError(f"time_limit must be a positive number of seconds, not {time_limit!r:.80}")
+        raise ValueError(f"on_fault must be 'forfeit' or 'random', not {shown(on_fault)}")
+    if time_limit is not None:
+        check_seconds(time_limit, "time_limit")
 
 
 def _check_seed(seed: object, what: str) -> int:
     if seed.__class__ is not int:
-        raise TypeError(f"{what}: seed must be an int, not {seed!r:.80}")
+        raise TypeError(f"{what}: seed must be an int, not {shown(seed)}")
     return seed
 
 

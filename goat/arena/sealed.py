@@ -38,7 +38,7 @@ from goat.arena.protocol import (
     result_to_json,
     view_text,
 )
-from goat.errors import GoatError, InvalidMoveError
+from goat.errors import GoatError, InvalidMoveError, shown
 from goat.moves import Move
 from goat.scoring import GameResult
 from goat.strategy import canonical_move, import_path_spec
@@ -52,6 +52,7 @@ __all__ = [
     "BotProcess",
     "ProcessStrategy",
     "bot_command",
+    "check_seconds",
     "import_path_env",
     "split_command",
 ]
@@ -62,6 +63,9 @@ DEFAULT_TIME_LIMIT: Final = 10.0
 STARTUP_LIMIT: Final = 10.0
 #: Bytes of a bot's standard error kept for the record of a fault (the last ones).
 STDERR_TAIL: Final = 4096
+#: The longest time limit a bot may be given, in seconds: a day (``None`` is no limit in-process; a sealed bot
+#: always has one, and the system's timers do not take much longer ones).
+MAX_TIME_LIMIT: Final = 86_400.0
 #: Seconds a bot has to exit after ``quit`` before its process group is killed.
 QUIT_GRACE: Final = 0.5
 
@@ -234,6 +238,18 @@ class BotFault(GoatError):  # noqa: N818 - "fault" is the arena's word (records.
         return (_fault, (self.kind, self.reason, self.stderr, self.killed))
 
 
+def check_seconds(value: object, what: str) -> float:
+    """``value`` as a time limit: a number of seconds above 0, at most :data:`MAX_TIME_LIMIT` (NaN and infinity
+    are none); :class:`TypeError` or :class:`ValueError` naming ``what`` otherwise."""
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        raise TypeError(f"{what} must be a number of seconds, not {shown(value)}")
+    if not 0 < value <= MAX_TIME_LIMIT:
+        raise ValueError(
+            f"{what} must be a number of seconds above 0 and at most {MAX_TIME_LIMIT:g}, not {shown(value)}"
+        )
+    return float(value)
+
+
 def _fault(kind: str, reason: str, stderr: str, killed: bool) -> BotFault:
     return BotFault(kind, reason, stderr=stderr, killed=killed)
 
@@ -251,7 +267,7 @@ def split_command(command: str) -> list[str]:
     except ValueError as error:
         raise ValueError(f"cannot split the bot's command {command[:80]!r} into words: {error}") from None
     if not words:
-        raise ValueError(f"a bot's command names a program to run, not {command!r:.80}")
+        raise ValueError(f"a bot's command names a program to run, not {shown(command)}")
     return words
 
 
@@ -284,7 +300,7 @@ class BotProcess:
         env: Mapping[str, str] | None = None,
     ) -> None:
         if not argv or not all(isinstance(arg, str) for arg in argv):
-            raise ValueError(f"a bot command is a non-empty list of words, not {argv!r:.80}")
+            raise ValueError(f"a bot command is a non-empty list of words, not {shown(argv)}")
         if (memory_mb is not None or cpu_seconds is not None) and os.name != "posix":
             raise ValueError("memory and CPU limits for sealed bots need a POSIX system")
         self.argv = list(argv)
@@ -443,18 +459,18 @@ class BotProcess:
         self._write(line, deadline, kind)
         reply = self._read_line(deadline, kind, timeout)
         if self._buffer.strip():
-            raise self.fail("protocol", f"replied to {kind!r:.80} with more than one line")
+            raise self.fail("protocol", f"replied to {shown(kind)} with more than one line")
         try:
             return decode(reply)
         except ProtocolError as error:
-            raise self.fail("protocol", f"replied to {kind!r:.80} with {error}") from None
+            raise self.fail("protocol", f"replied to {shown(kind)} with {error}") from None
 
     def _check_quiet(self) -> None:
         """The bot speaks only when spoken to: output waiting before a request breaks the protocol."""
         self._pump(0.0)
         if self._buffer:
-            shown = bytes(self._buffer[:80]).decode("utf-8", "replace")
-            raise self.fail("protocol", f"wrote {shown!r:.80} when nobody had asked it anything")
+            unasked = bytes(self._buffer[:80]).decode("utf-8", "replace")
+            raise self.fail("protocol", f"wrote {unasked!r} when nobody had asked it anything")
         if self._stdout_closed:
             raise self.fail("crash", f"the process {self.exit_reason()}")
 
@@ -469,12 +485,14 @@ class BotProcess:
             except BlockingIOError:
                 written = 0
             except (BrokenPipeError, ConnectionResetError):
-                raise self.fail("crash", f"the process {self.exit_reason()} before reading {what!r:.80}") from None
+                raise self.fail("crash", f"the process {self.exit_reason()} before reading {shown(what)}") from None
             view = view[written:]
             if view:
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
-                    raise self.fail("timeout", f"did not read the {what!r:.80} request in time; the process was killed")
+                    raise self.fail(
+                        "timeout", f"did not read the {shown(what)} request in time; the process was killed"
+                    )
                 with selectors.DefaultSelector() as writable:
                     writable.register(fd, selectors.EVENT_WRITE)
                     writable.select(remaining)
@@ -511,15 +529,15 @@ class BotProcess:
                 line = bytes(self._buffer[: end + 1])
                 del self._buffer[: end + 1]
                 if len(line) > MAX_LINE:
-                    raise self.fail("flood", f"replied to {what!r:.80} with a line of {len(line)} bytes")
+                    raise self.fail("flood", f"replied to {shown(what)} with a line of {len(line)} bytes")
                 return line
             if len(self._buffer) > MAX_LINE:
                 raise self.fail("flood", f"wrote more than {MAX_LINE} bytes without a line end")
             if self._stdout_closed:
-                raise self.fail("crash", f"the process {self.exit_reason()} instead of replying to {what!r:.80}")
+                raise self.fail("crash", f"the process {self.exit_reason()} instead of replying to {shown(what)}")
             remaining = deadline - time.monotonic()
             if remaining <= 0:
-                raise self.fail("timeout", f"no reply to {what!r:.80} within {timeout:g} s; the process was killed")
+                raise self.fail("timeout", f"no reply to {shown(what)} within {timeout:g} s; the process was killed")
             self._pump(remaining)
 
 
@@ -550,12 +568,12 @@ class ProcessStrategy:
     ) -> None:
         argv = split_command(command) if isinstance(command, str) else list(command)
         if not argv:
-            raise ValueError(f"a bot command names a program to run, not {command!r:.80}")
+            raise ValueError(f"a bot command names a program to run, not {shown(command)}")
         if seed is not None and seed.__class__ is not int:
-            raise TypeError(f"seed must be an int or None, not {seed!r:.80}")
+            raise TypeError(f"seed must be an int or None, not {shown(seed)}")
         for what, value in (("time_limit", time_limit), ("startup_limit", startup_limit)):
-            if value is not None and not (isinstance(value, (int, float)) and value > 0):
-                raise ValueError(f"{what} must be a positive number of seconds, not {value!r:.80}")
+            if value is not None:
+                check_seconds(value, what)
         self.name = name or shlex.join(argv)
         self.seed = seed
         self.time_limit = DEFAULT_TIME_LIMIT if time_limit is None else float(time_limit)
@@ -604,7 +622,7 @@ class ProcessStrategy:
         protocol, name = reply.get("protocol"), reply.get("name")
         if type(protocol) is not int or protocol != PROTOCOL_VERSION or not isinstance(name, str):
             raise self._process.fail(
-                "protocol", f"answered hello with {reply!r:.200}; expected protocol {PROTOCOL_VERSION} and a name"
+                "protocol", f"answered hello with {shown(reply, 200)}; expected protocol {PROTOCOL_VERSION} and a name"
             )
         self.bot_name = reply["name"]
         self._greeted = process.starts
@@ -625,7 +643,7 @@ class ProcessStrategy:
             raise self._process.fail("error", f"answered {message['type']!r} with an error: {said:.500}", kill=False)
         if reply["type"] != kind:
             raise self._process.fail(
-                "protocol", f"answered {message['type']!r} with {reply['type']!r:.40}, not {kind!r}"
+                "protocol", f"answered {message['type']!r} with {shown(reply['type'], 40)}, not {kind!r}"
             )
         return reply
 
@@ -655,7 +673,7 @@ class ProcessStrategy:
             raise BotFault("crash", f"asked to {what} before any start_game")
         if process.alive:  # started again (launch) since this game's start_game: it knows nothing of the game
             raise process.fail("crash", f"a new process, not told of this game, was asked to {what}")
-        raise process.fail("crash", f"the process {process.exit_reason()} before the {what!r:.80} request")
+        raise process.fail("crash", f"the process {process.exit_reason()} before the {shown(what)} request")
 
     def choose(self, view: PlayerView, legal: tuple[Move, ...], *, timeout: float | None = None) -> Move:
         """The bot's move: one of ``legal`` (the referee's own object), or :class:`BotFault`."""

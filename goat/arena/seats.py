@@ -632,9 +632,9 @@ class InProcessSeat:
 
     def choose(self, seen: PlayerView, legal: tuple[Move, ...]) -> Move:
         keys = [move._key for move in legal]  # the referee's own record, before the bot sees anything
-        key, shown = self._call("choose", seen, legal, [seen, legal], _answer)
+        key, called = self._call("choose", seen, legal, [seen, legal], _answer)
         if key is None or key not in keys:
-            raise SeatFault("illegal", f"returned {shown}, which is not one of the {len(legal)} legal moves")
+            raise SeatFault("illegal", f"returned {called}, which is not one of the {len(legal)} legal moves")
         return legal[keys.index(key)]  # put back by the guard if the bot had changed it
 
     def end_game(self, seen: PlayerView, result: GameResult, forfeit: int | None) -> None:

@@ -30,6 +30,7 @@ from goat.arena.game import FaultPolicy, check_policy, play_match
 from goat.arena.sealed import BotFault, ProcessStrategy, bot_command, import_path_env, split_command
 from goat.arena.seats import describe_error, interrupts_seen, is_real_interrupt, watching_interrupts
 from goat.arena.stats import MatchOutcome, TournamentResult, totals
+from goat.errors import shown
 from goat.strategy import (
     _REGISTERED,
     EXEC_PREFIX,
@@ -95,11 +96,11 @@ class Entrant:
 def _entrant(value: str | Entrant) -> Entrant:
     if isinstance(value, Entrant):
         if value.isolation is not None and value.isolation not in _ISOLATIONS:
-            raise ValueError(f"an entrant's isolation is one of {_ISOLATIONS}, not {value.isolation!r:.80}")
+            raise ValueError(f"an entrant's isolation is one of {_ISOLATIONS}, not {shown(value.isolation)}")
         return value
     if isinstance(value, str):
         return Entrant(value)
-    raise TypeError(f"an entrant is a strategy name or an Entrant, not {value!r:.80}")
+    raise TypeError(f"an entrant is a strategy name or an Entrant, not {shown(value)}")
 
 
 @attrs.frozen
@@ -153,7 +154,7 @@ def _plan(entrant: Entrant, isolation: Isolation) -> _Plan:
     chosen = entrant.isolation or isolation
     if name.startswith(EXEC_PREFIX):  # a protocol bot is a process whatever the isolation
         if options:
-            raise ValueError(f"entrant {entrant.title!r:.80}: an exec: bot takes no options")
+            raise ValueError(f"entrant {shown(entrant.title)}: an exec: bot takes no options")
         return _Plan(entrant, tuple(split_command(name[len(EXEC_PREFIX) :])))
     registered = _REGISTERED.get(name)
     if registered is not None:
@@ -248,7 +249,7 @@ def _probe(plans: Sequence[_Plan]) -> None:
                 bot.hello(seat=0)
             except BotFault as fault:
                 said = f"; its standard error ends: {fault.stderr.strip()[-500:]}" if fault.stderr.strip() else ""
-                raise StrategyLoadError(f"the sealed bot {plan.title!r:.80} does not start: {fault}{said}") from None
+                raise StrategyLoadError(f"the sealed bot {shown(plan.title)} does not start: {fault}{said}") from None
             finally:
                 bot.close()
 
@@ -331,13 +332,13 @@ def run_tournament(
             f"matches must be a positive even int (each deal is played twice, teams swapped), not {matches!r}"
         )
     if seed.__class__ is not int:
-        raise TypeError(f"run_tournament(): seed must be an int, not {seed!r:.80}")
+        raise TypeError(f"run_tournament(): seed must be an int, not {shown(seed)}")
     if isolation not in _ISOLATIONS:
-        raise ValueError(f"isolation is one of {_ISOLATIONS}, not {isolation!r:.80}")
+        raise ValueError(f"isolation is one of {_ISOLATIONS}, not {shown(isolation)}")
     check_policy(on_fault, time_limit)
     for what, limit in (("memory_mb", memory_mb), ("cpu_seconds", cpu_seconds)):
         if limit is not None and (limit.__class__ is not int or limit < 1):
-            raise ValueError(f"{what} must be a positive int, not {limit!r:.80}")
+            raise ValueError(f"{what} must be a positive int, not {shown(limit)}")
     plans = [_plan(entrant, isolation) for entrant in field]
     for plan in plans:  # fail early, in this process, on a name that cannot be loaded
         if plan.sealed is None:

@@ -32,6 +32,7 @@ from typing import Any, Final
 
 from goat._core import SearchNode, back_up, descend, playout
 from goat.bots.worlds import WorldSampler
+from goat.errors import shown
 from goat.moves import Move
 from goat.scoring import defeat_scores
 from goat.state import GameState
@@ -40,6 +41,8 @@ from goat.view import PlayerView
 __all__ = ["ISMCTSBot", "factory", "rollout"]
 
 DEFAULT_ITERATIONS: Final = 200
+#: The longest thinking time a decision may be given, in milliseconds: a day.
+MAX_TIME_MS: Final = 86_400_000
 
 
 def rollout(state: GameState, rng: random.Random) -> tuple[tuple[int, int], tuple[int, int]]:
@@ -85,12 +88,14 @@ class ISMCTSBot:
         exploration: float = 0.7,
     ) -> None:
         if iterations is not None and (iterations.__class__ is not int or iterations < 1):
-            raise ValueError(f"iterations must be a positive int, not {iterations!r:.80}")
+            raise ValueError(f"iterations must be a positive int, not {shown(iterations)}")
         # Numbers of their own type only: text or null from a spec ('ismcts[time_ms=abc]') is no number.
-        if time_ms is not None and not (time_ms.__class__ in (int, float) and time_ms > 0):
-            raise ValueError(f"time_ms must be a positive number, not {time_ms!r:.80}")
+        if time_ms is not None and not (time_ms.__class__ in (int, float) and 0 < time_ms <= MAX_TIME_MS):
+            raise ValueError(
+                f"time_ms must be a number above 0 and at most {MAX_TIME_MS:g} (a day), not {shown(time_ms)}"
+            )
         if not (exploration.__class__ in (int, float) and 0 <= exploration < math.inf):
-            raise ValueError(f"exploration must be a number >= 0, not {exploration!r:.80}")
+            raise ValueError(f"exploration must be a number >= 0, not {shown(exploration)}")
         self.iterations = DEFAULT_ITERATIONS if iterations is None and time_ms is None else iterations
         self.time_ms = time_ms
         self.exploration = exploration

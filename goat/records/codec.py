@@ -15,7 +15,7 @@ import re
 from typing import Any, Final
 
 from goat.cards import DECK, Card
-from goat.errors import GoatError
+from goat.errors import GoatError, shown
 from goat.moves import Move
 from goat.records.values import (
     FAULT_KINDS,
@@ -149,7 +149,7 @@ def to_json(record: GameRecord | MatchRecord) -> dict[str, Any]:
             "goat": record.match.goat,
             "with_balls": record.match.with_balls,
         }
-    raise TypeError(f"to_json() takes a GameRecord or a MatchRecord, not {record!r:.60}")
+    raise TypeError(f"to_json() takes a GameRecord or a MatchRecord, not {shown(record, 60)}")
 
 
 def dumps(record: GameRecord | MatchRecord, *, indent: int | None = None) -> str:
@@ -201,7 +201,7 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     if len(found) != len(pairs):
         seen: set[str] = set()
         twice = next(key for key, _ in pairs if key in seen or seen.add(key))  # type: ignore[func-returns-value]
-        raise RecordError(f"not a game record: the key {twice!r:.60} appears twice in one object")
+        raise RecordError(f"not a game record: the key {shown(twice, 60)} appears twice in one object")
     return found
 
 
@@ -215,7 +215,7 @@ def from_json(data: object, *, verify: bool = True) -> GameRecord | MatchRecord:
     version = data.get("version")
     if version.__class__ is not int or version not in (1, FORMAT_VERSION) or (kind == MATCH_FORMAT and version == 1):
         raise RecordError(
-            f"unknown {kind} version {version!r:.40}; this goat-cards reads versions 1 and {FORMAT_VERSION}"
+            f"unknown {kind} version {shown(version, 40)}; this goat-cards reads versions 1 and {FORMAT_VERSION}"
         )
     reader = _Reader(version)
     if kind == GAME_FORMAT:
@@ -257,7 +257,7 @@ class _Reader:
     def keys(self, data: dict[str, Any], allowed: set[str], where: str, *, optional: set[str] = set()) -> None:  # noqa: B006
         unknown = sorted(str(k) for k in data if k not in allowed)
         if unknown:
-            raise RecordError(f"{where}unknown field {unknown[0]!r:.60}")
+            raise RecordError(f"{where}unknown field {shown(unknown[0], 60)}")
         missing = sorted(allowed - set(data) - optional)
         if missing:
             raise RecordError(f"{where}missing field {missing[0]!r}")
@@ -265,7 +265,7 @@ class _Reader:
     def field(self, data: dict[str, Any], name: str, kind: type, where: str) -> Any:
         value = data[name]
         if not isinstance(value, kind) or (kind is int and value.__class__ is bool):
-            raise RecordError(f"{where}field {name!r} has the wrong type: {value!r:.60}")
+            raise RecordError(f"{where}field {name!r} has the wrong type: {shown(value, 60)}")
         return value
 
     def number(
@@ -275,13 +275,13 @@ class _Reader:
         if optional and value is None:
             return None
         if value.__class__ is not int or not low <= value <= high:
-            raise RecordError(f"{where}field {name!r} must be an integer {low}–{high}, not {value!r:.60}")
+            raise RecordError(f"{where}field {name!r} must be an integer {low}–{high}, not {shown(value, 60)}")
         return int(value)
 
     def pair(self, data: dict[str, Any], name: str, where: str) -> tuple[int, int]:
         value = data[name]
         if not isinstance(value, list) or len(value) != 2 or any(v.__class__ is not int or v < 0 for v in value):
-            raise RecordError(f"{where}field {name!r} must be two integers 0 or more, not {value!r:.60}")
+            raise RecordError(f"{where}field {name!r} must be two integers 0 or more, not {shown(value, 60)}")
         return (value[0], value[1])
 
     def seed(self, data: dict[str, Any], where: str) -> int | None:
@@ -290,26 +290,26 @@ class _Reader:
             return None
         if self.version == 1:
             if value.__class__ is not int:
-                raise RecordError(f"{where}field 'seed' must be an integer or null, not {value!r:.60}")
+                raise RecordError(f"{where}field 'seed' must be an integer or null, not {shown(value, 60)}")
             return int(value)
         if not isinstance(value, str) or _SEED_TEXT.fullmatch(value) is None:
-            raise RecordError(f"{where}field 'seed' must be decimal text or null, not {value!r:.60}")
+            raise RecordError(f"{where}field 'seed' must be decimal text or null, not {shown(value, 60)}")
         return int(value)
 
     def texts(self, data: dict[str, Any], name: str, where: str) -> dict[str, str]:
         value = data[name]
         if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
-            raise RecordError(f"{where}field {name!r} must be an object of texts, not {value!r:.60}")
+            raise RecordError(f"{where}field {name!r} must be an object of texts, not {shown(value, 60)}")
         return value
 
     def move(self, text: object, where: str) -> Move:
         if not isinstance(text, str):
-            raise RecordError(f"{where}: a move is text, not {text!r:.60}")
+            raise RecordError(f"{where}: a move is text, not {shown(text, 60)}")
         found = _MOVES.get(text)  # the same moves recur from game to game: read each once
         if found is None:
             if _MOVE_TEXT.fullmatch(text) is None:  # as records write it, and the schema says (game.json)
                 raise RecordError(
-                    f"{where}: not a move as records write it: {text!r:.60} (expected e.g. '1 lead 10H QH', "
+                    f"{where}: not a move as records write it: {shown(text, 60)} (expected e.g. '1 lead 10H QH', "
                     "one space between words, the kind in lower case, cards such as 10H or QS)"
                 )
             try:
@@ -333,7 +333,7 @@ class _Reader:
         self.keys(raw, _RESULT_KEYS, inner)
         winner = raw["winner"]
         if winner is not None and (winner.__class__ is not int or winner not in (0, 1)):
-            raise RecordError(f"{inner}field 'winner' must be 0, 1 or null, not {winner!r:.40}")
+            raise RecordError(f"{inner}field 'winner' must be 0, 1 or null, not {shown(winner, 40)}")
         try:
             return GameResult(
                 self.pair(raw, "points", inner),
@@ -351,15 +351,15 @@ class _Reader:
     def fault(self, raw: object, number: int, where: str) -> Fault:
         inner = f"{where}fault {number}: "
         if not isinstance(raw, dict):
-            raise RecordError(f"{inner}must be an object, not {raw!r:.60}")
+            raise RecordError(f"{inner}must be an object, not {shown(raw, 60)}")
         self.keys(raw, _FAULT_KEYS, inner, optional={"stderr", "replacement"} if self.version == 1 else {"stderr"})
         kind = self.field(raw, "kind", str, inner)
         if kind not in FAULT_KINDS:
-            raise RecordError(f"{inner}field 'kind' is one of {', '.join(FAULT_KINDS)}, not {kind!r:.40}")
+            raise RecordError(f"{inner}field 'kind' is one of {', '.join(FAULT_KINDS)}, not {shown(kind, 40)}")
         replacement = raw.get("replacement")
         stderr = raw.get("stderr")
         if stderr is not None and not isinstance(stderr, str):
-            raise RecordError(f"{inner}field 'stderr' must be text, not {stderr!r:.40}")
+            raise RecordError(f"{inner}field 'stderr' must be text, not {shown(stderr, 40)}")
         return Fault(
             self.number(raw, "seat", inner, 0, 3) or 0,
             self.number(raw, "move", inner, 0, 10_000) or 0,
@@ -371,7 +371,7 @@ class _Reader:
 
     def schema_url(self, data: dict[str, Any], where: str) -> None:
         if "$schema" in data and not isinstance(data["$schema"], str):
-            raise RecordError(f"{where}field '$schema' has the wrong type: {data['$schema']!r:.60}")
+            raise RecordError(f"{where}field '$schema' has the wrong type: {shown(data['$schema'], 60)}")
 
     def game(self, data: dict[str, Any], where: str, *, top: bool, verify: bool) -> GameRecord:
         allowed = _GAME_KEYS[self.version] | (_TOP_KEYS if top and self.version == 2 else set())
@@ -384,7 +384,7 @@ class _Reader:
             raise RecordError(f"{where}field 'deck' or 'trump_card': {error}") from None
         players = data["players"]
         if players is not None and (not isinstance(players, list) or not all(isinstance(p, str) for p in players)):
-            raise RecordError(f"{where}field 'players' must be a list of four names or null, not {players!r:.60}")
+            raise RecordError(f"{where}field 'players' must be a list of four names or null, not {shown(players, 60)}")
         moves = tuple(self.move(m, f"{where}step {i}") for i, m in enumerate(self.field(data, "moves", list, where), 1))
         faults = tuple(self.fault(item, i, where) for i, item in enumerate(self.field(data, "faults", list, where), 1))
         comments: dict[int, str] = {}
@@ -393,7 +393,7 @@ class _Reader:
                 if _COMMENT_KEY.fullmatch(key) is None:  # "01" and "1" would be one comment, one of them lost
                     raise RecordError(
                         f"{where}field 'comments': a comment's key is a move number without leading zeros, "
-                        f"not {key!r:.40}"
+                        f"not {shown(key, 40)}"
                     )
                 comments[int(key)] = text
         seed = self.seed(data, where)
@@ -433,7 +433,7 @@ class _Reader:
         ]
         players = data["players"]
         if players is not None and (not isinstance(players, list) or not all(isinstance(p, str) for p in players)):
-            raise RecordError(f"field 'players' must be a list of four names or null, not {players!r:.60}")
+            raise RecordError(f"field 'players' must be a list of four names or null, not {shown(players, 60)}")
         record = from_match(
             games,
             seed=self.seed(data, ""),
@@ -444,7 +444,7 @@ class _Reader:
         if self.pair(data, "defeat", "") != record.match.defeat:
             raise RecordError(f"field 'defeat' {data['defeat']} is not the games' sum {list(record.match.defeat)}")
         if data["goat"] != record.match.goat or data["goat"].__class__ not in (int, type(None)):
-            raise RecordError(f"field 'goat' {data['goat']!r:.20} is not the games' goat {record.match.goat}")
+            raise RecordError(f"field 'goat' {shown(data['goat'], 20)} is not the games' goat {record.match.goat}")
         if self.field(data, "with_balls", bool, "") != record.match.with_balls:
             raise RecordError("field 'with_balls' does not follow from the games")
         return record
@@ -459,7 +459,7 @@ def _card(text: str) -> Card:
     is no record's."""
     card = _CARDS.get(text)
     if card is None:
-        raise RecordError(f"not a card as records write it: {text!r:.20} (expected e.g. '10H', 'QS', 'AC')")
+        raise RecordError(f"not a card as records write it: {shown(text, 20)} (expected e.g. '10H', 'QS', 'AC')")
     return card
 
 

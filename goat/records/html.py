@@ -14,6 +14,7 @@ from html import escape
 from typing import Any
 
 from goat import svg
+from goat.errors import shown
 from goat.records.values import GameRecord, MatchRecord, RecordError, replay
 from goat.view import view
 
@@ -125,7 +126,9 @@ def to_html(record: GameRecord | MatchRecord | Sequence[GameRecord], *, title: s
             raise RecordError("to_html() needs at least one game to show, not an empty list")
         games, headers = list(record), record[0].headers
     else:
-        raise TypeError(f"to_html() takes a GameRecord, a MatchRecord or a list of GameRecords, not {record!r:.60}")
+        raise TypeError(
+            f"to_html() takes a GameRecord, a MatchRecord or a list of GameRecords, not {shown(record, 60)}"
+        )
     data = {"games": [_game_data(game, number) for number, game in enumerate(games, start=1)]}
     heading = title or dict(headers).get("event") or ("A game of Goat" if len(games) == 1 else "A match of Goat")
     # JSON in a script element, with "<", ">" and "&" written as JSON escapes: "</script" would end the element,

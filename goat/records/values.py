@@ -15,7 +15,7 @@ from typing import Final
 import attrs
 
 from goat.cards import Card
-from goat.errors import GoatError
+from goat.errors import GoatError, shown
 from goat.moves import Move
 from goat.rules import new_game, play
 from goat.scoring import FORFEIT_DEFEAT as _FORFEIT_DEFEAT
@@ -54,7 +54,7 @@ class RecordError(GoatError, ValueError):
 def _text(value: object, what: str) -> str:
     """``value`` if it is text that a UTF-8 file can hold (no lone surrogate), else :class:`RecordError`."""
     if not isinstance(value, str):
-        raise RecordError(f"{what} must be text, not {value!r:.60}")
+        raise RecordError(f"{what} must be text, not {shown(value, 60)}")
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:
@@ -67,11 +67,11 @@ def _headers(value: Mapping[str, str] | Iterable[tuple[str, str]]) -> tuple[tupl
     seen = set()
     for item in items:
         if not isinstance(item, tuple) or len(item) != 2:
-            raise RecordError(f"headers are pairs of texts, not {item!r:.60}")
+            raise RecordError(f"headers are pairs of texts, not {shown(item, 60)}")
         key = _text(item[0], "a header's name")
         _text(item[1], f"header {key!r}")
         if not key or key in seen:
-            raise RecordError(f"a header's name is non-empty text given once, not {key!r:.60}")
+            raise RecordError(f"a header's name is non-empty text given once, not {shown(key, 60)}")
         seen.add(key)
     return tuple(items)
 
@@ -80,7 +80,7 @@ def _comments(value: Mapping[int, str] | Iterable[tuple[int, str]]) -> tuple[tup
     items = sorted(value.items() if isinstance(value, Mapping) else value)
     for number, text in items:
         if number.__class__ is not int or number < 0:
-            raise RecordError(f"a comment is on a move number 0 (the deal) or more, not {number!r:.40}")
+            raise RecordError(f"a comment is on a move number 0 (the deal) or more, not {shown(number, 40)}")
         _text(text, f"the comment on move {number}")
     return tuple(items)
 
@@ -109,17 +109,17 @@ class Fault:
 
     def __attrs_post_init__(self) -> None:
         if not is_seat(self.seat):
-            raise RecordError(f"a fault's seat is 0–3, not {self.seat!r:.80}")
+            raise RecordError(f"a fault's seat is 0–3, not {shown(self.seat)}")
         if self.move.__class__ is not int or self.move < 0:
-            raise RecordError(f"a fault's move number is 0 or more, not {self.move!r:.80}")
+            raise RecordError(f"a fault's move number is 0 or more, not {shown(self.move)}")
         if self.kind not in FAULT_KINDS:
-            raise RecordError(f"a fault's kind is one of {', '.join(FAULT_KINDS)}, not {self.kind!r:.40}")
+            raise RecordError(f"a fault's kind is one of {', '.join(FAULT_KINDS)}, not {shown(self.kind, 40)}")
         _text(self.reason, "a fault's reason")
         if self.stderr is not None:
             _text(self.stderr, "a fault's stderr")
         if self.replacement is not None and (type(self.replacement) is not Move or self.replacement.seat != self.seat):
             raise RecordError(
-                f"a fault's replacement is a move of its own seat {self.seat}, not {self.replacement!r:.80}"
+                f"a fault's replacement is a move of its own seat {self.seat}, not {shown(self.replacement)}"
             )
 
 
@@ -149,9 +149,9 @@ class GameRecord:
 
     def __attrs_post_init__(self) -> None:
         if self.seed is not None and self.seed.__class__ is not int:
-            raise RecordError(f"a record's seed is an int or None, not {self.seed!r:.40}")
+            raise RecordError(f"a record's seed is an int or None, not {shown(self.seed, 40)}")
         if self.forfeit is not None and (self.forfeit.__class__ is not int or self.forfeit not in (0, 1)):
-            raise RecordError(f"the team that forfeited is 0 or 1, not {self.forfeit!r:.80}")
+            raise RecordError(f"the team that forfeited is 0 or 1, not {shown(self.forfeit)}")
         if self.forfeit is not None and self.result is None:
             raise RecordError("a forfeited game has a result")
         for number, _ in self.comments:
@@ -224,7 +224,7 @@ def from_state(
     """The record of ``state``'s game: finished, forfeited at ``state`` by seat ``forfeit_by``'s team, or
     unfinished (a game still going on, ``result`` ``None``)."""
     if state.__class__ is not GameState:
-        raise TypeError(f"from_state() takes a GameState, not {state!r:.80}")
+        raise TypeError(f"from_state() takes a GameState, not {shown(state)}")
     if forfeit_by is not None:
         result: GameResult | None = forfeit_result(state, forfeit_by)
     else:
@@ -259,7 +259,7 @@ def from_match(
     played = tuple(games)
     for number, game in enumerate(played, start=1):
         if not isinstance(game, GameRecord):
-            raise TypeError(f"a match record holds GameRecord values, not {game!r:.60}")
+            raise TypeError(f"a match record holds GameRecord values, not {shown(game, 60)}")
         if match.is_over:
             raise RecordError(f"game {number}: the match was over after game {number - 1} (R21)")
         if game.dealer != match.next_dealer or game.defeat != match.defeat:
@@ -297,7 +297,7 @@ def replay(record: GameRecord) -> tuple[GameState, ...]:
     moves, or saying how the recorded result differs from the replayed one.
     """
     if not isinstance(record, GameRecord):
-        raise TypeError(f"replay() takes a GameRecord, not {record!r:.80}")
+        raise TypeError(f"replay() takes a GameRecord, not {shown(record)}")
     try:
         state = record.start()
     except ValueError as error:

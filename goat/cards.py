@@ -178,7 +178,7 @@ class Card:
     @classmethod
     def from_index(cls, index: int) -> Card:
         """The card at ``index`` of :data:`DECK` (0–35)."""
-        if not isinstance(index, int) or not 0 <= index < 36:
+        if index.__class__ is not int or not 0 <= index < 36:  # (True is no index)
             raise InvalidCardError(f"not a card index: {shown(index)} (expected 0–35)")
         return DECK[index]
 

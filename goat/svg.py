@@ -24,8 +24,10 @@ from contextlib import contextmanager
 from html import escape
 from typing import Final
 
-from goat.cards import Card, Suit
+from goat.cards import Card, Suit, cards_of, mask_of
+from goat.errors import shown
 from goat.moves import Move, MoveKind
+from goat.seats import check_seat
 from goat.state import GameState, Trick
 from goat.view import PlayerView, SeenMove
 
@@ -142,8 +144,21 @@ def _label(text: str, x: float, y: float, *, size: int = 12, anchor: str = "midd
     return f'<text x="{x:g}" y="{y:g}" font-size="{size}" text-anchor="{anchor}" fill="{colour}">{escape(text)}</text>'
 
 
+def _check(value: object, kind: type, what: str) -> None:
+    if not isinstance(value, kind):
+        raise TypeError(f"{what} takes a {kind.__name__}, not {shown(value)}")
+
+
+def _trump(trump: object) -> Suit | None:
+    if trump is not None and not isinstance(trump, Suit):
+        raise TypeError(f"trump is a Suit, such as Suit.HEARTS, or None, not {shown(trump)}")
+    return trump
+
+
 def card(value: Card, *, trump: Suit | None = None, standalone: bool = True) -> str:
     """One card; with ``trump``, a trump is marked."""
+    _check(value, Card, "svg.card()")
+    _trump(trump)
     return _document(
         _card(value, 2, 2, trump=trump), CARD_WIDTH + 4, CARD_HEIGHT + 4, title=str(value), standalone=standalone
     )
@@ -159,7 +174,7 @@ def _sorted(cards: Iterable[Card], trump: Suit | None) -> list[Card]:
 
 def hand(cards: Iterable[Card], *, trump: Suit | None = None, standalone: bool = True) -> str:
     """A hand, fanned, side suits first, trumps last."""
-    held = _sorted(cards, trump)
+    held = _sorted(cards_of(mask_of(cards, "svg.hand()'s cards")), _trump(trump))
     width = CARD_WIDTH + 24 * max(len(held) - 1, 0) + 4
     body = _row(held, 2, 2, trump=trump)
     return _document(body, width, CARD_HEIGHT + 4, title=" ".join(map(str, held)) or "no cards", standalone=standalone)
@@ -235,6 +250,15 @@ def trick(
     picture in a notebook marks none.
     """
     moves: Sequence[Move | SeenMove] = plays.plays if isinstance(plays, Trick) else plays
+    if (
+        isinstance(moves, (str, bytes))
+        or not isinstance(moves, Sequence)
+        or not all(isinstance(move, (Move, SeenMove)) for move in moves)
+    ):
+        raise TypeError(f"svg.trick() takes a Trick or a sequence of moves, not {shown(plays)}")
+    _trump(trump)
+    if viewer is not None:
+        check_seat(viewer, "svg.trick()'s viewer")
     width = _plays_width(moves) + 8
     won_by = plays.winner if isinstance(plays, Trick) else None
     winner = "" if won_by is None else f"; won by seat {won_by}"
@@ -332,6 +356,8 @@ def _won(tricks: Iterable[int]) -> tuple[int, int]:
 def table(state: GameState, *, bottom: int = 0, standalone: bool = True) -> str:
     """The whole table of a state, every card face up: four hands, the trick on the table, the trump card,
     the stock's size, tricks per team, whose turn.  ``bottom`` is the seat drawn at the bottom."""
+    _check(state, GameState, "svg.table()")
+    check_seat(bottom, "svg.table()'s bottom")
     hands = [_sorted(h, state.trump) for h in state.hands]
     where = "game over" if state.is_over else f"seat {state.to_move} to move"
     return _frame(
@@ -351,6 +377,7 @@ def table(state: GameState, *, bottom: int = 0, standalone: bool = True) -> str:
 
 def view(seen: PlayerView, *, standalone: bool = True) -> str:
     """What one seat sees (R23): its own hand face up at the bottom, the others' as backs, passes face down."""
+    _check(seen, PlayerView, "svg.view()")
     hands: list[list[Card | None]] = [
         list(_sorted(seen.hand, seen.trump)) if seat == seen.seat else [None] * seen.hand_sizes[seat]
         for seat in range(4)

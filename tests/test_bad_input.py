@@ -3,6 +3,7 @@ inside: every argument of every public entry point, replaced in turn by values o
 
 from __future__ import annotations
 
+import io
 import math
 from collections.abc import Callable
 from typing import Any
@@ -10,7 +11,7 @@ from typing import Any
 import pytest
 
 import goat
-from goat import Card, GameResult, Match, Move, MoveKind, Suit, arena, records
+from goat import Card, GameResult, Match, Move, MoveKind, Suit, arena, records, svg
 
 STATE = goat.new_game(seed=1)
 FINISHED = goat.new_game(seed=1)
@@ -91,6 +92,31 @@ CALLS: list[tuple[str, Callable[..., Any], dict[str, Any]]] = [
     ("records.replay", records.replay, {"record": RECORD}),
     ("records.from_state", records.from_state, {"state": FINISHED}),
     ("sample_world", goat.sample_world, {"view": goat.view(STATE, 1), "rng": __import__("random").Random(1)}),
+    # Found by a second review: entry points beyond the core that had no checks of their own.
+    ("svg.card", svg.card, {"value": Card.from_str("AS"), "trump": Suit.SPADES}),
+    ("svg.hand", svg.hand, {"cards": goat.cards("AS KS"), "trump": Suit.SPADES}),
+    ("svg.table", svg.table, {"state": STATE, "bottom": 1}),
+    ("svg.view", svg.view, {"seen": goat.view(STATE, 1)}),
+    ("svg.trick", svg.trick, {"plays": TRICK, "trump": Suit.SPADES, "viewer": 1}),
+    ("records.write", records.write, {"fp": io.StringIO(), "records": [RECORD]}),
+    ("records.read", lambda fp: list(records.read(fp)), {"fp": io.StringIO(records.dumps(RECORD))}),
+    ("records.read_headers", lambda fp: list(records.read_headers(fp)), {"fp": io.StringIO(records.dumps(RECORD))}),
+    ("records.result_to_json", records.result_to_json, {"result": RESULT}),
+    ("records.from_state(forfeit_by)", records.from_state, {"state": STATE, "forfeit_by": None}),
+    ("arena.wilson_interval", arena.wilson_interval, {"successes": 3, "trials": 5, "z": 1.96}),
+    (
+        "records.GameRecord",
+        records.GameRecord,
+        {
+            "deck": RECORD.deck,
+            "trump_card": RECORD.trump_card,
+            "dealer": RECORD.dealer,
+            "moves": RECORD.moves,
+            "result": RECORD.result,
+            "seed": 1,
+            "defeat": (0, 0),
+        },
+    ),
 ]
 
 HOSTILE: list[object] = [

@@ -8,6 +8,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+import attrs
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -201,7 +202,7 @@ def test_a_match_may_end_with_an_unfinished_game_only() -> None:
         (lambda d: d.update(comments={"9999": "x"}), "a comment on move 9999"),
         (lambda d: d.pop("moves"), "missing field 'moves'"),
         (lambda d: d.update(dealer="0"), "field 'dealer' must be an integer"),
-        (lambda d: d.update(deck="6C 7C"), "deal is not valid"),
+        (lambda d: d.update(deck="6C 7C"), "deck is the 36 cards, each once, not 2"),
         (lambda d: d.update(trump_card="ZZ"), "trump_card"),
         (lambda d: d.update(defeat=[0]), "two integers"),
         (lambda d: d["result"].pop("balls"), "result: missing field 'balls'"),
@@ -475,3 +476,41 @@ def test_everything_the_arena_writes_validates() -> None:
     validator("match.json").validate(records.to_json(played))
     for game in played.games:
         validator("game.json").validate(records.to_json(game))
+
+
+def test_from_state_refuses_what_loads_would_refuse() -> None:
+    # Found by a review: from_state made records that loads then refused (and dumps could not always write).
+    finished = goat.new_game(seed=6)
+    while not finished.is_over:
+        finished = goat.play(finished, goat.legal_moves(finished)[0])
+    fresh = goat.new_game(seed=6)
+    fault = records.Fault(seat=1, move=1, kind="illegal", reason="x", replacement=None)
+    with pytest.raises(RecordError, match="did not stop at its fault"):
+        records.from_state(finished, seed=6, faults=(fault,), forfeit_by=1)  # a finished game is not forfeited
+    with pytest.raises(RecordError, match="the first fault that forfeits is not theirs"):
+        records.from_state(fresh, seed=6, forfeit_by=1)  # a forfeit without a fault
+    with pytest.raises(RecordError, match="is not the deck that seed 7 deals"):
+        records.from_state(fresh, seed=7)
+    with pytest.raises(goat.InvalidSeatError):
+        records.from_state(fresh, seed=6, faults=(fault,), forfeit_by=5)
+    made = records.from_state(fresh, seed=6, faults=(fault,), forfeit_by=1)
+    assert records.loads(records.dumps(made)) == made
+
+
+@pytest.mark.parametrize(
+    ("change", "error", "message"),
+    [
+        ({"dealer": 9}, RecordError, "a record's dealer"),
+        ({"defeat": "ab"}, RecordError, "two ints 0 or more"),
+        ({"faults": [1]}, TypeError, "Fault values"),
+        ({"deck": None}, TypeError, "Card values in order"),
+        ({"moves": None}, TypeError, "Move values in order"),
+        ({"deck": goat.DECK[:35]}, RecordError, "the 36 cards, each once"),
+    ],
+)
+def test_a_game_record_refuses_values_no_record_holds(
+    record: GameRecord, change: dict[str, Any], error: type, message: str
+) -> None:
+    with pytest.raises(error, match=message):
+        attrs.evolve(record, **change)
+    assert hash(attrs.evolve(record, moves=list(record.moves))) == hash(record)  # lists are kept as tuples

@@ -9,6 +9,8 @@ from typing import Any
 
 import attrs
 
+from goat.errors import shown
+
 __all__ = ["EntrantResult", "MatchOutcome", "TournamentResult", "totals", "wilson_interval"]
 
 
@@ -34,7 +36,14 @@ def wilson_interval(successes: int, trials: int, z: float = 1.959963984540054) -
     >>> round(low, 3), round(high, 3)
     (0.826, 0.945)
     """
-    if trials <= 0:
+    for what, value in (("successes", successes), ("trials", trials)):
+        if value.__class__ is not int:
+            raise TypeError(f"wilson_interval(): {what} is an int, not {shown(value)}")
+    if not 0 <= successes <= trials <= 2**53:  # (beyond, not a count of matches a float can hold)
+        raise ValueError(f"wilson_interval(): 0 <= successes <= trials, not {shown(successes)} of {shown(trials)}")
+    if not (isinstance(z, (int, float)) and 0 < z < 100):
+        raise ValueError(f"wilson_interval(): z is a number of standard deviations above 0, not {shown(z)}")
+    if trials == 0:
         return (0.0, 1.0)
     p = successes / trials
     denominator = 1 + z * z / trials

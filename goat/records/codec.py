@@ -23,10 +23,10 @@ from goat.records.values import (
     GameRecord,
     MatchRecord,
     RecordError,
+    check_seed,
     from_match,
     replay,
 )
-from goat.rules import new_game
 from goat.scoring import GameResult
 
 __all__ = [
@@ -75,6 +75,8 @@ def schema(name: str) -> dict[str, Any]:
 
 def result_to_json(result: GameResult) -> dict[str, Any]:
     """A result as records (and the bot protocol) write it."""
+    if not isinstance(result, GameResult):
+        raise TypeError(f"result_to_json() takes a GameResult, not {shown(result)}")
     return {
         "points": list(result.points),
         "tricks": list(result.tricks),
@@ -419,7 +421,7 @@ class _Reader:
                 replay(record)
             except RecordError as error:
                 raise RecordError(f"{where}{error}") from None
-            _check_seed(record, where)
+            check_seed(record, where)
         return record
 
     def match(self, data: dict[str, Any], *, verify: bool) -> MatchRecord:
@@ -468,14 +470,3 @@ _CARD_PATTERN: Final = "(?:6|7|8|9|10|J|Q|K|A)[CDHS]"
 _MOVE_TEXT: Final = re.compile(f"[0-3] (?:lead|beat|pass|molodka|wait)(?: {_CARD_PATTERN}){{0,4}}")
 _SEED_TEXT: Final = re.compile("-?[0-9]{1,79}")
 _COMMENT_KEY: Final = re.compile("0|[1-9][0-9]{0,5}")
-
-
-def _check_seed(record: GameRecord, where: str) -> None:
-    """A record with a seed must hold the deal that seed gives (R7, R8): the deck, and the trump card."""
-    if record.seed is None:
-        return
-    dealt = new_game(seed=record.seed, dealer=record.dealer, defeat=record.defeat)
-    if dealt.deck != record.deck:
-        raise RecordError(f"{where}field 'deck' is not the deck that seed {record.seed} deals")
-    if dealt.trump_card != record.trump_card:
-        raise RecordError(f"{where}field 'trump_card' is not the card that seed {record.seed} shows")

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import IO, Any
 
+from goat.errors import shown
 from goat.records.codec import MAX_RECORD_BYTES, _parse, dumps, loads
 from goat.records.values import GameRecord, MatchRecord, RecordError
 
@@ -28,6 +29,9 @@ def write(fp: IO[str], records: Iterable[GameRecord | MatchRecord]) -> int:
 
     Records are written one at a time, as they come: ``records`` may be a generator over a long run.
     """
+    _check_file(fp, "write", "write()")
+    if isinstance(records, (str, bytes, GameRecord, MatchRecord)) or not isinstance(records, Iterable):
+        raise TypeError(f"write() takes an iterable of records, not {shown(records)}")
     count = 0
     for record in records:
         fp.write(dumps(record) + "\n")
@@ -35,8 +39,15 @@ def write(fp: IO[str], records: Iterable[GameRecord | MatchRecord]) -> int:
     return count
 
 
+def _check_file(fp: object, method: str, what: str) -> None:
+    if isinstance(fp, (str, bytes)) or not callable(getattr(fp, method, None)):
+        hint = " (open the file first: with open(path) as fp: ...)" if isinstance(fp, (str, bytes)) else ""
+        raise TypeError(f"{what} takes an open file, not {shown(fp)}{hint}")
+
+
 def _lines(fp: IO[str] | IO[bytes]) -> Iterator[tuple[int, str | bytes]]:
     """The non-blank lines of ``fp`` with their numbers; a line longer than a record may be is refused unread."""
+    _check_file(fp, "readline", "reading records")
     number = 0
     while True:
         line = fp.readline(MAX_RECORD_BYTES + 1)

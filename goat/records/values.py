@@ -10,7 +10,7 @@ can be saved and taken up again.  A :class:`MatchRecord` holds the games of a ma
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Final
+from typing import Any, Final
 
 import attrs
 
@@ -20,7 +20,7 @@ from goat.moves import Move
 from goat.rules import new_game, play
 from goat.scoring import FORFEIT_DEFEAT as _FORFEIT_DEFEAT
 from goat.scoring import GameResult, Match, score
-from goat.seats import is_seat
+from goat.seats import check_seat, is_seat
 from goat.state import GameState
 
 __all__ = [
@@ -85,6 +85,43 @@ def _comments(value: Mapping[int, str] | Iterable[tuple[int, str]]) -> tuple[tup
     return tuple(items)
 
 
+def _items(value: object, kind: type, what: str) -> tuple[Any, ...]:
+    """Any iterable of ``kind`` values, as a tuple (hashable, as a record is); :class:`TypeError` otherwise."""
+    if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Iterable):
+        raise TypeError(f"a record's {what} are {kind.__name__} values in order, not {shown(value)}")
+    items = tuple(value)
+    for item in items:
+        if not isinstance(item, kind):
+            raise TypeError(f"a record's {what} are {kind.__name__} values, not {shown(item)}")
+    return items
+
+
+def _deck(value: object) -> tuple[Card, ...]:
+    return _items(value, Card, "deck's cards")
+
+
+def _moves(value: object) -> tuple[Move, ...]:
+    return _items(value, Move, "moves")
+
+
+def _faults(value: object) -> tuple[Fault, ...]:
+    return _items(value, Fault, "faults")
+
+
+def _games(value: object) -> tuple[GameRecord, ...]:
+    return _items(value, GameRecord, "games")
+
+
+def _pair(value: object) -> tuple[int, int]:
+    if (
+        not isinstance(value, (tuple, list))
+        or len(value) != 2
+        or not all(score.__class__ is int and score >= 0 for score in value)
+    ):
+        raise RecordError(f"a record's defeat-scores are two ints 0 or more, not {shown(value)}")
+    return (value[0], value[1])
+
+
 def _players(value: Iterable[str] | None) -> tuple[str, ...] | None:
     if value is None:
         return None
@@ -134,20 +171,27 @@ class GameRecord:
     and the result follow the rules.
     """
 
-    deck: tuple[Card, ...]
+    deck: tuple[Card, ...] = attrs.field(converter=_deck)
     trump_card: Card
     dealer: int
-    moves: tuple[Move, ...]
+    moves: tuple[Move, ...] = attrs.field(converter=_moves)
     result: GameResult | None
     seed: int | None = None
-    defeat: tuple[int, int] = (0, 0)
+    defeat: tuple[int, int] = attrs.field(default=(0, 0), converter=_pair)
     players: tuple[str, ...] | None = attrs.field(default=None, converter=_players)
-    faults: tuple[Fault, ...] = ()
+    faults: tuple[Fault, ...] = attrs.field(default=(), converter=_faults)
     forfeit: int | None = None  #: the team that forfeited, or ``None``
     headers: tuple[tuple[str, str], ...] = attrs.field(default=(), converter=_headers)
     comments: tuple[tuple[int, str], ...] = attrs.field(default=(), converter=_comments)
 
     def __attrs_post_init__(self) -> None:
+        if len(self.deck) != 36 or len({card.index for card in self.deck}) != 36:
+            raise RecordError(f"a record's deck is the 36 cards, each once, not {len(self.deck)} of them")
+        if not isinstance(self.trump_card, Card):
+            raise TypeError(f"a record's trump card is a Card, not {shown(self.trump_card)}")
+        check_seat(self.dealer, "a record's dealer", RecordError)
+        if self.result is not None and not isinstance(self.result, GameResult):
+            raise TypeError(f"a record's result is a GameResult or None, not {shown(self.result)}")
         if self.seed is not None and self.seed.__class__ is not int:
             raise RecordError(f"a record's seed is an int or None, not {shown(self.seed, 40)}")
         if self.forfeit is not None and (self.forfeit.__class__ is not int or self.forfeit not in (0, 1)):
@@ -191,10 +235,16 @@ class MatchRecord:
     """
 
     seed: int | None
-    games: tuple[GameRecord, ...]
+    games: tuple[GameRecord, ...] = attrs.field(converter=_games)
     match: Match
     players: tuple[str, ...] | None = attrs.field(default=None, converter=_players)
     headers: tuple[tuple[str, str], ...] = attrs.field(default=(), converter=_headers)
+
+    def __attrs_post_init__(self) -> None:
+        if self.seed is not None and self.seed.__class__ is not int:
+            raise RecordError(f"a match record's seed is an int or None, not {shown(self.seed, 40)}")
+        if not isinstance(self.match, Match):
+            raise TypeError(f"a match record's match is a Match, not {shown(self.match)}")
 
     @property
     def faults(self) -> tuple[Fault, ...]:
@@ -226,10 +276,11 @@ def from_state(
     if state.__class__ is not GameState:
         raise TypeError(f"from_state() takes a GameState, not {shown(state)}")
     if forfeit_by is not None:
+        check_seat(forfeit_by, "from_state()'s forfeit_by")
         result: GameResult | None = forfeit_result(state, forfeit_by)
     else:
         result = score(state) if state.is_over else None
-    return GameRecord(
+    record = GameRecord(
         deck=state.deck,
         trump_card=state.trump_card,
         dealer=state.dealer,
@@ -243,6 +294,12 @@ def from_state(
         headers=headers,
         comments=comments,
     )
+    # What loads would refuse, refused here (without replaying: the moves are the state's own): a forfeit that
+    # does not follow from the faults, a seed that does not deal this deck.
+    if forfeit_by is not None:
+        _check_forfeit(record, state)
+    check_seed(record)
+    return record
 
 
 def from_match(
@@ -290,6 +347,34 @@ def forfeit_result(state: GameState, seat: int) -> GameResult:
     return GameResult(points, (tricks[0], tricks[1]), defeat, False, 1 - team, (seat + 1) % 4)
 
 
+def _check_forfeit(record: GameRecord, state: GameState) -> None:
+    """A forfeit follows from the record's first fault that had no replacement, at ``state``, where the game
+    stopped: that fault's team forfeits, at that fault's move, with :func:`forfeit_result`."""
+    assert record.result is not None and record.forfeit is not None
+    causes = [f for f in record.faults if f.replacement is None]
+    if not causes or causes[0].seat % 2 != record.forfeit:
+        raise RecordError(f"team {record.forfeit} forfeited, but the first fault that forfeits is not theirs")
+    cause = causes[0]
+    at_its_fault = (cause.move == 0 and not record.moves) or (
+        cause.move == len(record.moves) + 1 and state.to_move == cause.seat
+    )
+    if not at_its_fault:
+        raise RecordError(f"team {record.forfeit} forfeited, but the game did not stop at its fault {cause}")
+    if record.result != forfeit_result(state, causes[0].seat):
+        raise RecordError(f"the recorded result {record.result} is not that of team {record.forfeit}'s forfeit")
+
+
+def check_seed(record: GameRecord, where: str = "") -> None:
+    """A record with a seed must hold the deal that seed gives (R7, R8): the deck, and the trump card."""
+    if record.seed is None:
+        return
+    dealt = new_game(seed=record.seed, dealer=record.dealer, defeat=record.defeat)
+    if dealt.deck != record.deck:
+        raise RecordError(f"{where}field 'deck' is not the deck that seed {record.seed} deals")
+    if dealt.trump_card != record.trump_card:
+        raise RecordError(f"{where}field 'trump_card' is not the card that seed {record.seed} shows")
+
+
 def replay(record: GameRecord) -> tuple[GameState, ...]:
     """Every state of the game, from the deal to the last move; checks the faults and the recorded result.
 
@@ -311,18 +396,7 @@ def replay(record: GameRecord) -> tuple[GameState, ...]:
         states.append(state)
     _check_faults(record, states)
     if record.forfeit is not None:
-        assert record.result is not None
-        causes = [f for f in record.faults if f.replacement is None]
-        if not causes or causes[0].seat % 2 != record.forfeit:
-            raise RecordError(f"team {record.forfeit} forfeited, but the first fault that forfeits is not theirs")
-        cause = causes[0]
-        at_its_fault = (cause.move == 0 and not record.moves) or (
-            cause.move == len(record.moves) + 1 and state.to_move == cause.seat
-        )
-        if not at_its_fault:
-            raise RecordError(f"team {record.forfeit} forfeited, but the game did not stop at its fault {cause}")
-        if record.result != forfeit_result(state, causes[0].seat):
-            raise RecordError(f"the recorded result {record.result} is not that of team {record.forfeit}'s forfeit")
+        _check_forfeit(record, state)
         return tuple(states)
     if record.result is None:
         if state.is_over:

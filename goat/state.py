@@ -31,7 +31,9 @@ from goat._core import (
     mask_points,
 )
 from goat.cards import DECK, SUITS, Card, Suit, cards_of, describe, pretty_by_repr
+from goat.errors import InvalidTrickError, shown
 from goat.moves import Move, move_by_key
+from goat.seats import check_seat
 
 __all__ = ["GameState", "Trick"]
 
@@ -46,6 +48,9 @@ class Trick:
 
     plays: tuple[Move, ...]
     winner: int
+
+    def __attrs_post_init__(self) -> None:  # (the engine makes each trick once: trick_of keeps them)
+        check_trick(self.plays, Move, self.winner, "a trick")
 
     @property
     def cards(self) -> frozenset[Card]:
@@ -70,8 +75,7 @@ class Trick:
         return self.plays[0].seat
 
     def __repr__(self) -> str:
-        plays = ", ".join(repr(play) for play in self.plays)
-        return f"Trick(plays=({plays}), winner={self.winner})"
+        return f"Trick(plays={self.plays!r}, winner={self.winner!r})"
 
     _repr_pretty_ = pretty_by_repr
 
@@ -81,6 +85,19 @@ class Trick:
         from goat import svg  # imported when drawn: goat.svg builds on this module
 
         return svg.trick(self)
+
+
+def check_trick(plays: object, kind: type, winner: object, what: str) -> None:
+    """A finished trick's plays: four, one per seat, each of as many cards (R10, R11); its winner one of them."""
+    if not isinstance(plays, tuple) or not all(play.__class__ is kind for play in plays):
+        raise TypeError(f"{what}'s plays are a tuple of {kind.__name__} objects, not {shown(plays)}")
+    seats = {play.seat for play in plays}
+    sizes = {len(play.cards) if kind is Move else play.size for play in plays}
+    if len(plays) != 4 or len(seats) != 4 or len(sizes) != 1:
+        raise InvalidTrickError(
+            f"{what} is four plays of as many cards, one by each seat (R10, R11), not {shown(plays)}"
+        )
+    check_seat(winner, f"{what}'s winner", InvalidTrickError)
 
 
 _TRICKS: dict[tuple[tuple[int, ...], int], Trick] = {}

@@ -34,7 +34,7 @@ from goat.errors import InvalidMoveError, shown
 from goat.moves import Move, MoveKind, move_by_key
 from goat.rules import legal_moves
 from goat.seats import check_seat
-from goat.state import GameState
+from goat.state import GameState, check_trick
 
 __all__ = ["PlayerView", "SeenMove", "SeenTrick", "view"]
 
@@ -47,6 +47,19 @@ class SeenMove:
     seat: int
     size: int  #: number of cards played
     cards: frozenset[Card]  #: the cards, or empty when they were passed face down by another seat
+
+    def __attrs_post_init__(self) -> None:  # made by hand, or read from a bot's message (the engine sets slots)
+        if self.kind.__class__ is not MoveKind:
+            raise TypeError(f"a seen move's kind is a MoveKind, such as MoveKind.LEAD, not {shown(self.kind)}")
+        check_seat(self.seat, "a seen move's seat", InvalidMoveError)
+        cards = self.cards
+        if cards.__class__ is not frozenset or not all(card.__class__ is Card for card in cards):
+            raise TypeError(f"a seen move's cards are a frozenset of Card objects, not {shown(cards)}")
+        size = self.size
+        if size.__class__ is not int or not 0 <= size <= 4 or (size == 0) != (self.kind is MoveKind.WAIT):
+            raise InvalidMoveError(f"a seen move of kind {self.kind} holds 1-4 cards (a wait none), not {shown(size)}")
+        if len(cards) != size and (cards or self.kind is not MoveKind.PASS):
+            raise InvalidMoveError(f"a seen move shows all its {size} cards, or none of a pass, not {len(cards)}")
 
     @property
     def hidden(self) -> bool:
@@ -94,6 +107,9 @@ class SeenTrick:
 
     plays: tuple[SeenMove, ...]
     winner: int
+
+    def __attrs_post_init__(self) -> None:
+        check_trick(self.plays, SeenMove, self.winner, "a seen trick")
 
 
 @attrs.frozen
@@ -163,7 +179,9 @@ class PlayerView:
 # know (see there).
 
 #: Stands for a move a viewer does not see at all; never in a view.
-_DROPPED: Final = SeenMove(MoveKind.WAIT, -1, 0, frozenset())
+_DROPPED: Final = object.__new__(SeenMove)  # a marker no real play is: seat -1, made without the checks
+for _name, _value in (("kind", MoveKind.WAIT), ("seat", -1), ("size", 0), ("cards", frozenset())):
+    object.__setattr__(_DROPPED, _name, _value)
 _LIMIT = 200_000  # entries per table of seen moves: bounded memory for long simulations
 _PARTS_LIMIT = 4096  # seen tricks, and the seats' histories and runs of tricks: a few dozen games at a time
 _new = object.__new__

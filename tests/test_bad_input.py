@@ -225,3 +225,26 @@ def test_a_record_is_measured_in_bytes() -> None:
     # Found by a review: the limit counted characters, so a text of four-byte characters could be four times it.
     with pytest.raises(records.RecordError, match="bytes, more than"):
         records.loads('"' + "😀" * (records.MAX_RECORD_BYTES // 4 + 1) + '"')
+
+
+def test_tricks_and_seen_moves_refuse_what_no_game_has_and_a_tricks_repr_pastes_back() -> None:
+    # Found by a review: Trick([m], "x") was made (and unhashable), SeenMove("lead", 9, -1, [1]) too, whose str()
+    # then failed; a trick's repr dropped the comma of a one-tuple, so it did not paste back.
+    state = FINISHED
+    trick = state.tricks[0]
+    assert eval(repr(trick), vars(goat)) == trick
+    with pytest.raises(TypeError, match="a tuple of Move objects"):
+        goat.Trick(list(trick.plays), trick.winner)  # type: ignore[arg-type]
+    with pytest.raises(goat.InvalidTrickError, match="four plays"):
+        goat.Trick(trick.plays[:1], trick.winner)
+    with pytest.raises(goat.InvalidTrickError, match="winner"):
+        goat.Trick(trick.plays, "x")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="kind is a MoveKind"):
+        goat.SeenMove("lead", 1, 1, frozenset())  # type: ignore[arg-type]
+    with pytest.raises(goat.InvalidMoveError, match="seat"):
+        goat.SeenMove(MoveKind.LEAD, 9, 1, frozenset(goat.cards("6C")))
+    with pytest.raises(goat.InvalidMoveError, match="1-4 cards"):
+        goat.SeenMove(MoveKind.LEAD, 1, -1, frozenset())
+    with pytest.raises(goat.InvalidMoveError, match="shows all its 2 cards"):
+        goat.SeenMove(MoveKind.LEAD, 1, 2, frozenset(goat.cards("6C")))
+    assert goat.SeenMove(MoveKind.PASS, 2, 2, frozenset()).hidden  # another seat's face-down pass

@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import math
 import random
 import re
 import subprocess
@@ -125,7 +126,14 @@ def test_a_view_made_by_hand_is_written_as_json_would_write_it() -> None:
         state = goat.play(state, rng.choice(goat.legal_moves(state)))
     seen = goat.view(state, 1)
     plays = list(seen.tricks[0].plays)
-    trick = goat.SeenTrick(plays, seen.tricks[0].winner)  # type: ignore[arg-type]
+
+    def forged(plays: object, winner: object) -> goat.SeenTrick:  # past the constructor's checks, as a hostile user
+        made = object.__new__(goat.SeenTrick)
+        object.__setattr__(made, "plays", plays)
+        object.__setattr__(made, "winner", winner)
+        return made
+
+    trick = forged(plays, seen.tricks[0].winner)
 
     class Liar(goat.Card):
         def __eq__(self, other: object) -> bool:
@@ -137,7 +145,7 @@ def test_a_view_made_by_hand_is_written_as_json_would_write_it() -> None:
     views = [
         attrs.evolve(seen, seat=True),
         attrs.evolve(seen, to_play=True, hand_sizes=[1, 2, 3, 4], defeat=(0, 1.0)),
-        attrs.evolve(seen, tricks=(goat.SeenTrick(seen.tricks[0].plays, True),)),
+        attrs.evolve(seen, tricks=(forged(seen.tricks[0].plays, True),)),
         attrs.evolve(seen, tricks=(trick,)),
         attrs.evolve(seen, hand=frozenset({goat.DECK[0]})),
         attrs.evolve(seen, hand=frozenset({Liar(goat.Rank.ACE, goat.Suit.SPADES)})),
@@ -424,3 +432,19 @@ def test_a_view_nested_too_deep_for_repr_is_still_a_protocol_error() -> None:
                         ("seat", "seat"), ("tricks", "trick 1")]:  # fmt: skip
         with pytest.raises(ProtocolError, match=said):
             protocol.view_from_json({**data, field: deep if field == "seat" else [deep]})
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        (b'{"type": "move", "move": NaN}\n', "NaN is no JSON number"),
+        (b'{"type": "move", "move": Infinity}\n', "Infinity is no JSON number"),
+        (b'{"type": "move", "move": "0 lead 6C", "move": "0 lead 7C"}\n', "a key appears twice"),
+    ],
+)
+def test_a_reply_that_is_not_strict_json_is_refused(line: bytes, message: str) -> None:
+    # Found by a review: NaN and Infinity, which are no JSON, were read, and of two equal keys the last won.
+    with pytest.raises(protocol.ProtocolError, match=message):
+        protocol.decode(line, each_key_once=True)
+    with pytest.raises(ValueError, match="not JSON compliant"):
+        protocol.encode({"type": "move", "value": math.nan})

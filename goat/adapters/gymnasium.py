@@ -46,7 +46,7 @@ from __future__ import annotations
 import operator
 from typing import Any, SupportsFloat
 
-from goat.errors import MissingExtraError
+from goat.errors import InvalidSeatError, MissingExtraError
 
 try:
     import gymnasium
@@ -80,7 +80,7 @@ class GoatEnv(gymnasium.Env[np.ndarray[Any, Any], np.int64]):
         render_mode: str | None = None,
     ) -> None:
         if seat not in range(4):
-            raise ValueError(f"seat must be 0–3, not {seat!r}")
+            raise InvalidSeatError(f"seat must be 0–3, not {seat!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None, 'human' or 'ansi', not {render_mode!r}")
         self.seat = seat

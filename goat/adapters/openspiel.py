@@ -54,7 +54,7 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from goat.errors import MissingExtraError
+from goat.errors import InvalidSeatError, MissingExtraError
 
 try:
     import numpy as np
@@ -146,7 +146,7 @@ class GoatGame(pyspiel.Game):  # type: ignore[misc]
         if params["returns"] not in _GAME_TYPES:
             raise ValueError(f"returns must be 'defeat' or 'points', not {params['returns']!r}")
         if params["dealer"] not in range(4):
-            raise ValueError(f"dealer must be a seat 0–3, not {params['dealer']!r}")
+            raise InvalidSeatError(f"dealer must be a seat 0–3, not {params['dealer']!r}")
         super().__init__(_GAME_TYPES[params["returns"]], _game_info(params["returns"]), params)
         self.returns_kind: str = params["returns"]
         self.dealer = int(params["dealer"])

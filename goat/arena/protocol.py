@@ -575,16 +575,34 @@ def schema(name: str) -> dict[str, Any]:
 
 
 def encode(message: Mapping[str, Any]) -> bytes:
-    """One message as one line: compact JSON, UTF-8, ``\\n`` at the end."""
-    return json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
+    """One message as one line: compact JSON, UTF-8, ``\\n`` at the end (never NaN or Infinity: no JSON)."""
+    return json.dumps(message, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8") + b"\n"
 
 
-def decode(line: bytes) -> dict[str, Any]:
-    """One line as a message: a JSON object with a text ``"type"``; :class:`ProtocolError` otherwise."""
+def _no_constant(name: str) -> None:
+    raise ProtocolError(f"not JSON: {name} is no JSON number")
+
+
+def _once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    found = dict(pairs)
+    if len(found) != len(pairs):
+        raise ProtocolError("not one JSON object: a key appears twice in it (readers disagree on which counts)")
+    return found
+
+
+def decode(line: bytes, *, each_key_once: bool = False) -> dict[str, Any]:
+    """One line as a message: a JSON object with a text ``"type"``; :class:`ProtocolError` otherwise.
+
+    NaN and Infinity are refused (they are no JSON); with ``each_key_once`` (the referee reading a bot's reply,
+    a short line), so is an object with a key twice."""
     if len(line) > MAX_LINE:
         raise ProtocolError(f"a line of {len(line)} bytes, more than the {MAX_LINE} a message may have")
     try:
-        message = json.loads(line.decode("utf-8"))
+        message = json.loads(
+            line.decode("utf-8"), parse_constant=_no_constant, object_pairs_hook=_once if each_key_once else None
+        )
+    except ProtocolError:
+        raise
     except UnicodeDecodeError as error:
         raise ProtocolError(f"not UTF-8: {error}") from None
     except (ValueError, RecursionError) as error:

@@ -461,7 +461,7 @@ class BotProcess:
         if self._buffer.strip():
             raise self.fail("protocol", f"replied to {shown(kind)} with more than one line")
         try:
-            return decode(reply)
+            return decode(reply, each_key_once=True)
         except ProtocolError as error:
             raise self.fail("protocol", f"replied to {shown(kind)} with {error}") from None
 

@@ -371,7 +371,8 @@ def _referents_hold() -> bool:
     """Whether get_referents reads goat's values as described above: checked on a real object of each class."""
     cards = frozenset({DECK[0]})
     play = SeenMove(MoveKind.LEAD, 0, 1, cards)
-    for sample in (DECK[0], Move(MoveKind.LEAD, 0, cards), play, SeenTrick((play,), 0)):
+    trick = SeenTrick((play, *(SeenMove(MoveKind.PASS, seat, 1, frozenset({DECK[seat]})) for seat in (1, 2, 3))), 0)
+    for sample in (DECK[0], Move(MoveKind.LEAD, 0, cards), play, trick):
         cls = type(sample)
         expected = [*_fields_of(sample, cls), cls]
         got = _referents(sample)

@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from goat.errors import MissingExtraError
+from goat.errors import InvalidSeatError, MissingExtraError
 
 try:
     from gymnasium import spaces
@@ -59,7 +59,7 @@ class GoatVectorEnv(VectorEnv):
         if num_envs.__class__ is not int or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, not {num_envs!r}")
         if seat.__class__ is not int or not 0 <= seat <= 3:
-            raise ValueError(f"seat must be a seat 0–3, not {seat!r}")
+            raise InvalidSeatError(f"seat must be a seat 0–3, not {seat!r}")
         if opponents not in _OPPONENTS:
             raise ValueError(f"opponents must be one of {', '.join(_OPPONENTS)}, not {opponents!r}")
         if reward not in _REWARDS:

@@ -23,7 +23,7 @@ from goat.batch.position import Position, deal_into, deal_position, dealt_hands,
 from goat.batch.seeds import Deals, SeedStream
 from goat.batch.step import advance
 from goat.batch.tables import ACTION_BIT, ACTION_BLOCK, DEFEAT, SUIT
-from goat.errors import GameNotOverError, IllegalMoveError, InvalidDealError
+from goat.errors import GameNotOverError, IllegalMoveError, InvalidDealError, InvalidSeatError
 
 __all__ = ["Batch", "IllegalActionError", "Results", "from_decks", "new_games"]
 
@@ -377,7 +377,7 @@ class Batch:
         else:
             values = np.asarray(seats)
             if values.dtype.kind not in "iu" or values.shape not in ((), (n,)) or ((values < 0) | (values > 3)).any():
-                raise ValueError(f"seats must be a seat 0–3 or one seat per game ({n}), not {seats!r}")
+                raise InvalidSeatError(f"seats must be a seat 0–3 or one seat per game ({n}), not {seats!r}")
             chosen = np.broadcast_to(values, (n,)).astype(np.intp)
         return observe(self._position, self._trump_card, chosen)
 

@@ -11,6 +11,7 @@ from numpy.typing import NDArray
 
 from goat.batch.deal import deal_decks
 from goat.batch.position import dealt_hands
+from goat.errors import InvalidSeatError
 
 __all__ = ["Deals", "SeedStream"]
 
@@ -55,7 +56,7 @@ class SeedStream:
         if chunk.__class__ is not int or chunk < 1:
             raise ValueError(f"chunk must be a positive int, not {chunk!r}")
         if not (dealer is None or dealer == "rotate" or (dealer.__class__ is int and 0 <= dealer <= 3)):
-            raise ValueError(f"dealer must be None, a seat 0–3 or 'rotate', not {dealer!r}")
+            raise InvalidSeatError(f"dealer must be None, a seat 0–3 or 'rotate', not {dealer!r}")
         self._source: Iterator[int] = itertools.count(seeds) if isinstance(seeds, int) else iter(seeds)
         self._dealer = dealer
         self._chunk = chunk

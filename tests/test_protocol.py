@@ -448,3 +448,21 @@ def test_a_reply_that_is_not_strict_json_is_refused(line: bytes, message: str) -
         protocol.decode(line, each_key_once=True)
     with pytest.raises(ValueError, match="not JSON compliant"):
         protocol.encode({"type": "move", "value": math.nan})
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"defeat": [-1, 0]}, "two counts 0 or more"),
+        ({"hand": ["AS", "KS", "QS", "JS", "9S"]}, "the hand holds 5 cards"),
+        ({"trump": "X"}, "field 'trump' is not the suit of the trump card"),
+        ({"table": ["1 lead 10D"] * 5}, "at most the four plays"),
+        ({"legal_moves": ["2 lead AS", "2 lead AS"]}, "the seat's own, each once"),
+    ],
+)
+def test_a_view_that_contradicts_itself_is_refused(change: dict[str, Any], message: str) -> None:
+    # Found by a review: the reader took views the protocol's schema refuses, or that contradict themselves.
+    state = goat.new_game(seed=5)
+    data = protocol.view_to_json(goat.view(state, state.to_move))
+    with pytest.raises(ProtocolError, match=message):
+        protocol.view_from_json({**data, **change})

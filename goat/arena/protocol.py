@@ -457,7 +457,12 @@ def _quick_view(data: dict[str, Any]) -> PlayerView | None:
             and defeat.__class__ is list
             and len(defeat) == 2
             and defeat[0].__class__ is defeat[1].__class__ is int
+            and defeat[0] >= 0
+            and defeat[1] >= 0
             and hand.__class__ is table.__class__ is tricks.__class__ is history.__class__ is legal.__class__ is list
+            and len(hand) == sizes[seat]
+            and len(table) <= 4
+            and data.get("trump", trump_card.suit.value) == trump_card.suit.value
         ):
             return None
         cards = frozenset(map(_CARD_BY_TEXT.__getitem__, hand))
@@ -477,7 +482,7 @@ def _quick_view(data: dict[str, Any]) -> PlayerView | None:
             tuple([_trick(trick, "") for trick in tricks]),
             tuple([seen.get(text) or _seen_from_json(text, "") for text in history]),
             (defeat[0], defeat[1]),
-            tuple([_MOVE_CACHE.get(text) or parse_move(text) for text in legal]),
+            _legal_of(seat, [_MOVE_CACHE.get(text) or parse_move(text) for text in legal], "view: legal_moves"),
         )
     except (KeyError, TypeError, ValueError):  # ProtocolError and InvalidMoveError are ValueErrors
         return None
@@ -485,6 +490,15 @@ def _quick_view(data: dict[str, Any]) -> PlayerView | None:
 
 _FOUR_INTS: Final = (int, int, int, int)
 _TWO_INTS: Final = (int, int)
+
+
+def _legal_of(seat: int, moves: list[Move], where: str) -> tuple[Move, ...]:
+    """The legal moves of a view: the seat's own, each once."""
+    if any(move.seat != seat for move in moves) or len(set(moves)) != len(moves):
+        raise ProtocolError(
+            f"{where}: the legal moves are the seat's own, each once, not {_brief(list(map(str, moves)))}"
+        )
+    return tuple(moves)
 
 
 def view_from_json(data: object) -> PlayerView:
@@ -513,20 +527,38 @@ def _checked_view(data: object) -> PlayerView:
     stock_size = _field(data, "stock_size", int, where)
     if not 0 <= stock_size <= 20:
         raise ProtocolError(f"{where}: field 'stock_size' must be 0–20, not {stock_size!r}")
+    seat = _seat(data, "seat", where)
+    hand = _card_list(_field(data, "hand", list, where), "view: hand")
+    if len(hand) != sizes[seat]:
+        raise ProtocolError(
+            f"{where}: the hand holds {len(hand)} cards, where hand_sizes gives seat {seat} {sizes[seat]}"
+        )
+    if "trump" in data and data["trump"] != trump_card.suit.value:
+        raise ProtocolError(
+            f"{where}: field 'trump' is not the suit of the trump card {trump_card}: {_brief(data['trump'])}"
+        )
+    defeat = _pair(data, "defeat", where)
+    if min(defeat) < 0:
+        raise ProtocolError(f"{where}: field 'defeat' must be two counts 0 or more, not {list(defeat)}")
+    table = _plays(data, "table", "view: table")
+    if len(table) > 4:
+        raise ProtocolError(f"{where}: field 'table' holds at most the four plays of a trick, not {len(table)}")
     return PlayerView(
-        seat=_seat(data, "seat", where),
-        hand=_card_list(_field(data, "hand", list, where), "view: hand"),
+        seat=seat,
+        hand=hand,
         trump_card=trump_card,
         dealer=_seat(data, "dealer", where),
         leader=_seat(data, "leader", where),
         to_play=_optional_seat(data, "to_play", where),
         stock_size=stock_size,
         hand_sizes=(sizes[0], sizes[1], sizes[2], sizes[3]),
-        table=_plays(data, "table", "view: table"),
+        table=table,
         tricks=_read_list(_field(data, "tricks", list, where), _trick, "view: trick"),
         history=_plays(data, "history", "view: history"),
-        defeat=_pair(data, "defeat", where),
-        legal_moves=_moves(_field(data, "legal_moves", list, where), "view: legal_moves"),
+        defeat=defeat,
+        legal_moves=_legal_of(
+            seat, list(_moves(_field(data, "legal_moves", list, where), "view: legal_moves")), "view: legal_moves"
+        ),
     )
 
 

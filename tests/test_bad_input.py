@@ -248,3 +248,13 @@ def test_tricks_and_seen_moves_refuse_what_no_game_has_and_a_tricks_repr_pastes_
     with pytest.raises(goat.InvalidMoveError, match="shows all its 2 cards"):
         goat.SeenMove(MoveKind.LEAD, 1, 2, frozenset(goat.cards("6C")))
     assert goat.SeenMove(MoveKind.PASS, 2, 2, frozenset()).hidden  # another seat's face-down pass
+
+
+def test_a_text_where_a_list_is_expected_is_not_split_into_its_characters() -> None:
+    # Found by a review: run_tournament("greedy") entered six one-letter strategies, names="abcd" four names.
+    with pytest.raises(TypeError, match="a list of entrants"):
+        arena.run_tournament("greedy", matches=2, seed=1)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="four names"):
+        arena.play_game([RANDOM] * 4, seed=1, names="abcd")
+    with pytest.raises(TypeError, match="four names"):
+        records.from_state(STATE, seed=1, players="abcd")

@@ -136,7 +136,7 @@ def play_game(
     _check_seed(seed, "play_game()")
     state = new_game(seed=seed, dealer=dealer)
     seats = seats_for(bots, time_limit)
-    label = None if names is None else tuple(names)
+    label = _names(names)
     try:
         launch(seats)
         with watching_interrupts():
@@ -166,9 +166,15 @@ def play_match(
     try:
         launch(seats)
         with watching_interrupts():
-            return _match(seats, seed, on_fault, None if names is None else tuple(names))
+            return _match(seats, seed, on_fault, _names(names))
     finally:
         close(seats)
+
+
+def _names(names: Sequence[str] | None) -> tuple[str, ...] | None:
+    if isinstance(names, (str, bytes)):  # "abcd" is one name, not four
+        raise TypeError(f"names are four names, one per seat, not {shown(names)}")
+    return None if names is None else tuple(names)
 
 
 def _match(seats: Sequence[Seat], seed: int, on_fault: FaultPolicy, names: tuple[str, ...] | None) -> MatchRecord:

@@ -595,7 +595,7 @@ SCHEMA_FILES: Final = ("referee.json", "bot.json", "view.json", "result.json")
 def schema(name: str) -> dict[str, Any]:
     """One of the protocol's JSON Schemas (:data:`SCHEMA_FILES`), as a dict."""
     if name not in SCHEMA_FILES:
-        raise ValueError(f"the protocol's schemas are {', '.join(SCHEMA_FILES)}, not {name!r}")
+        raise ProtocolError(f"the protocol's schemas are {', '.join(SCHEMA_FILES)}, not {name!r:.80}")
     from importlib import resources  # imported when asked for: it costs a sealed bot's start-up
 
     text = resources.files("goat").joinpath("schemas", "protocol", name).read_text(encoding="utf-8")

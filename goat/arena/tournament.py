@@ -323,6 +323,8 @@ def run_tournament(
     registered factory that cannot reach the workers, a plugin that does not load there — fails
     before the first match.
     """
+    if isinstance(entrants, (str, bytes)) or not isinstance(entrants, Iterable):  # "greedy" is one, not six
+        raise TypeError(f"run_tournament() takes a list of entrants, not {shown(entrants)}")
     field = [_entrant(e) for e in entrants]
     titles = [e.title for e in field]
     if len(field) < 2 or len(set(titles)) != len(titles):

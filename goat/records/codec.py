@@ -63,7 +63,7 @@ SCHEMA_FILES: Final = ("game.json", "match.json")
 def schema(name: str) -> dict[str, Any]:
     """One of the records' JSON Schemas (:data:`SCHEMA_FILES`), as a dict."""
     if name not in SCHEMA_FILES:
-        raise ValueError(f"the records' schemas are {', '.join(SCHEMA_FILES)}, not {name!r}")
+        raise RecordError(f"the records' schemas are {', '.join(SCHEMA_FILES)}, not {shown(name)}")
     from importlib import resources  # imported when asked for: it costs a sealed bot's start-up
 
     found: dict[str, Any] = json.loads(resources.files("goat").joinpath("schemas", "records", name).read_text("utf-8"))

@@ -125,6 +125,8 @@ def _pair(value: object) -> tuple[int, int]:
 def _players(value: Iterable[str] | None) -> tuple[str, ...] | None:
     if value is None:
         return None
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):  # "abcd" is one name, not four
+        raise TypeError(f"players are four names, one per seat, not {shown(value)}")
     names = tuple(value)
     if len(names) != 4:
         raise RecordError(f"players are four names, one per seat, not {len(names)}")

@@ -480,6 +480,29 @@ print(played.faults[0].kind, "audit hooks" in played.faults[0].reason, len(seen)
     assert done.stdout.split() == ["tamper", "True", "0"], done.stdout + done.stderr
 
 
+def test_a_bot_that_breaks_goats_own_guard_is_a_fault_and_the_match_goes_on() -> None:
+    # Found by a third hostile review: a bot turned the audit-hook veto off through goat's own counter, added a
+    # hook, and the hook raised in the referee's check of the next call, where no fault was made: the match ended.
+    # (In-process play cannot stop a bot that changes goat's own internals; it can keep the match going.)
+    script = """
+import sys, goat
+from goat import arena
+from goat.arena import seats
+def hook(event, args):
+    if event == "gc.get_referents":
+        raise RuntimeError("hook")
+class Breaker:
+    def choose(self, view, legal):
+        seats._CALLS[0] -= 1
+        sys.addaudithook(hook)
+        return legal[0]
+played = arena.play_game([Breaker()] + [goat.load_strategy("random", seed=s) for s in (1, 2, 3)], seed=1)
+print(played.faults[0].seat, played.faults[0].kind)
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.stdout.split() == ["0", "tamper"], done.stdout + done.stderr
+
+
 class _NoisyModule(types.ModuleType):
     @property
     def stdout(self) -> Any:

@@ -285,6 +285,9 @@ def test_a_sealed_bot_sees_no_other_process_and_cannot_read_the_referees_memory(
     seen = json.loads(report.read_text())
     assert len(seen["pids"]) <= 3, seen  # the namespace's init, the bot, and at most one more of its own
     assert seen["mem"] != 64 and seen["cmdline"] != 64, seen
+    # Found by a third review: as root in its user namespace the bot unmounted its /proc and saw the host's, and
+    # wrote the init's status pipe through /proc/1/fd.  It now has no capability, and the init is not dumpable.
+    assert seen["umount"] == -1 and seen["init_fds_opened"] == [], seen
 
 
 def test_no_bot_process_outlives_a_referee_that_is_killed(tmp_path: Path) -> None:

@@ -108,6 +108,9 @@ if linux:
                 pass
     else:
         sealed = libc.unshare(0x20000000) == 0  # CLONE_NEWPID
+    # PR_SET_DUMPABLE 0 (once the maps are written: it makes /proc/self root's): no process of the bot's may read
+    # or write this one's memory
+    libc.prctl(4, 0, 0, 0, 0)
 else:
     sealed = False
 
@@ -117,6 +120,20 @@ def start_bot():
         return bot
     if linux:
         libc.prctl(1, signal.SIGKILL)  # the bot dies with its parent
+        if sealed:
+            # No power of its own inside its namespaces, even as root there: every capability out of the bounding
+            # set (PR_CAPBSET_DROP) and the ambient one (PR_CAP_AMBIENT_CLEAR_ALL), and no new privileges from a
+            # set-user-ID program (PR_SET_NO_NEW_PRIVS).  So it cannot unmount its /proc to see the host's, trace
+            # the init or the supervisor, or change its mounts.
+            try:
+                with open("/proc/sys/kernel/cap_last_cap") as last:
+                    capabilities = int(last.read()) + 1
+            except (OSError, ValueError):
+                capabilities = 64
+            for capability in range(capabilities):
+                libc.prctl(24, capability, 0, 0, 0)
+            libc.prctl(47, 4, 0, 0, 0)
+            libc.prctl(38, 1, 0, 0, 0)
     if memory != "-" or cpu != "-":
         import resource
         if memory != "-":
@@ -135,6 +152,7 @@ if sealed:
     if bot == 0:  # the init: process 1 of the namespace
         os.close(told)
         libc.prctl(1, signal.SIGKILL)  # it dies with the supervisor, and the whole namespace with it
+        libc.prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE 0: the bot may not read its memory or its files (the pipe)
         os.setsid()  # out of the supervisor's process group: kill(0, ...) inside reaches nothing outside
         # CLONE_NEWNS, then MS_REC | MS_PRIVATE: mounts of its own, which reach nothing outside (only then is a
         # /proc mounted: on a mount shared with the host's it would reach the host's /proc)

@@ -143,7 +143,24 @@ def turn_hostile(message: dict) -> None:
         return
     if MODE == "peek":  # what the bot can see of other processes: written to the file MARKER names
         referee = os.environ.get("GOAT_TEST_REFEREE", "0")
-        found = {"pids": sorted(int(p) for p in os.listdir("/proc") if p.isdigit())}
+        found: dict[str, object] = {}
+        if sys.platform.startswith("linux"):
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            found["umount"] = libc.umount2(b"/proc", 2)  # MNT_DETACH: to uncover the host's /proc beneath
+            opened = []
+            try:
+                for fd in os.listdir("/proc/1/fd"):  # the init's status pipe among them
+                    try:
+                        os.close(os.open(f"/proc/1/fd/{fd}", os.O_WRONLY))
+                        opened.append(fd)
+                    except OSError:
+                        pass
+            except OSError:
+                pass
+            found["init_fds_opened"] = opened
+        found["pids"] = sorted(int(p) for p in os.listdir("/proc") if p.isdigit())
         for what in ("cmdline", "environ", "mem"):
             try:
                 with open(f"/proc/{referee}/{what}", "rb") as seen:

@@ -427,6 +427,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
             raise StrategyNameError(f"not a strategy spec: {shown(spec)}: option {shown(key)} is given twice")
         try:
             options[key] = json.loads(raw)
+        except RecursionError:  # nested deeper than any option is
+            raise StrategyNameError(f"not a strategy spec: option {shown(key)} is nested too deeply") from None
         except ValueError:
             options[key] = raw
         position = option.end()

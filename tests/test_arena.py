@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import gc
 import json
 import multiprocessing
@@ -345,36 +344,59 @@ class EqualToAll:
     __hash__ = object.__hash__
 
 
+_CTRL_C = """
+import contextlib, os, subprocess, sys, time
+import goat
+from goat import arena
+
+how = sys.argv[1]
+
+
+class EqualToAll:
+    def __eq__(self, other):
+        return True
+
+    __hash__ = object.__hash__
+
+
+class Interrupted:
+    def choose(self, view, legal):
+        me = os.getpid()
+        if how == "hiding":
+            os.getpid = EqualToAll
+            os.SI_USER = 0x80
+        # As if the person sent Ctrl-C while this bot thinks: from a process that is not the referee's own
+        # (the shell exits at once, so the background job's parent is no longer a descendant of ours).
+        subprocess.run(["sh", "-c", f"(sleep 0.2; kill -INT {me}) >/dev/null 2>&1 &"], check=True)
+        if how == "swallowing":
+            with contextlib.suppress(BaseException):
+                time.sleep(3)
+        else:
+            time.sleep(3)
+        return legal[0]
+
+
+started = time.perf_counter()
+try:
+    arena.play_match([Interrupted()] + [goat.load_strategy("random", seed=s) for s in (1, 2, 3)], seed=1)
+    print("played on")
+except KeyboardInterrupt:
+    print("stopped", round(time.perf_counter() - started, 1))
+"""
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="tells the sender of a signal on Linux only")
 @pytest.mark.parametrize("how", ["plainly", "hiding", "swallowing"])
-def test_a_real_ctrl_c_still_stops_the_match(how: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_real_ctrl_c_still_stops_the_match(how: str) -> None:
     # Found by hostile reviews: hiding, with os.getpid replaced by an object equal to every pid, every SIGINT looked
     # like one of the bots' own; swallowing, with no time limit the bot runs in the referee's thread, where it
     # can catch the KeyboardInterrupt, and the referee counted the Ctrl-C but went on.  Either way the person's
-    # Ctrl-C was lost.
-    monkeypatch.setattr(os, "getpid", os.getpid)
-    monkeypatch.setattr(os, "SI_USER", 0, raising=False)  # (not in os on Linux: the bot adds it)
-
-    class Interrupted:
-        def choose(self, view: PlayerView, legal: tuple[Move, ...]) -> Move:
-            me = os.getpid()
-            if how == "hiding":
-                os.getpid = EqualToAll  # type: ignore[assignment]
-                os.SI_USER = 0x80  # type: ignore[attr-defined]
-            # As if the person sent Ctrl-C while this bot thinks: from a process that is not the referee's own
-            # (the shell exits at once, so the background job's parent is no longer a descendant of ours).
-            subprocess.run(["sh", "-c", f"(sleep 0.2; kill -INT {me}) >/dev/null 2>&1 &"], check=True)
-            if how == "swallowing":
-                with contextlib.suppress(BaseException):
-                    time.sleep(3)
-            else:
-                time.sleep(3)
-            return legal[0]
-
-    started = time.perf_counter()
-    with pytest.raises(KeyboardInterrupt):
-        arena.play_match([Interrupted(), *bots("random", "random", "random")], seed=1)
-    assert time.perf_counter() - started < 2.5
+    # Ctrl-C was lost.  Played in a process of its own: in this one, threads that other libraries started (as
+    # OpenSpiel's tests do) may take the signal before the watcher (docs/sealed.md).
+    done = subprocess.run([sys.executable, "-c", _CTRL_C, how], capture_output=True, text=True, timeout=60)
+    words = done.stdout.split()
+    assert words[:1] == ["stopped"], done.stdout + done.stderr
+    assert float(words[1]) < 2.5, done.stdout
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="tells the sender of a signal on Linux only")

@@ -195,8 +195,8 @@ def test_a_match_may_end_with_an_unfinished_game_only() -> None:
             ),
             "fault 1: move 500",
         ),
-        (lambda d: d.update(seed="not a number"), "field 'seed' must be decimal text"),
-        (lambda d: d.update(seed=6), "field 'seed' must be decimal text"),
+        (lambda d: d.update(seed="not a number"), "field 'seed' must be 1-79 decimal digits"),
+        (lambda d: d.update(seed=6), "field 'seed' must be 1-79 decimal digits"),
         (lambda d: d.update(headers={"event": 3}), "field 'headers'"),
         (lambda d: d.update(comments={"first": "x"}), "a comment's key is a move number"),
         (lambda d: d.update(comments={"9999": "x"}), "a comment on move 9999"),
@@ -209,8 +209,8 @@ def test_a_match_may_end_with_an_unfinished_game_only() -> None:
         # Found by a review: what the records' own schema refuses, loads read (Card.from_str's and
         # Move.from_str's looser text), a seed int() refused with its own ValueError, and comment keys that
         # are one move number ("1", "01") merged, losing all but one comment.
-        (lambda d: d.update(seed="--4"), "field 'seed' must be decimal text"),
-        (lambda d: d.update(seed="-"), "field 'seed' must be decimal text"),
+        (lambda d: d.update(seed="--4"), "field 'seed' must be 1-79 decimal digits"),
+        (lambda d: d.update(seed="-"), "field 'seed' must be 1-79 decimal digits"),
         (lambda d: d.update(deck=d["deck"].lower()), "not a card as records write it: '[0-9jqka]+[cdhs]'"),
         (lambda d: d.update(deck=d["deck"].replace("10", "T")), "not a card as records write it"),
         (lambda d: d.update(deck=d["deck"].replace("H", "♥")), "not a card as records write it"),

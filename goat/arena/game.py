@@ -24,6 +24,7 @@ from goat.arena.sealed import check_seconds
 from goat.arena.seats import Seat, SeatFault, close, launch, seats_for, watching_interrupts
 from goat.errors import shown
 from goat.records import Fault, GameRecord, MatchRecord, from_state
+from goat.records.values import MAX_SEED
 from goat.rules import new_game, play
 from goat.scoring import Match
 from goat.state import GameState
@@ -112,6 +113,8 @@ def check_policy(on_fault: object, time_limit: object) -> None:
 def _check_seed(seed: object, what: str) -> int:
     if seed.__class__ is not int:
         raise TypeError(f"{what}: seed must be an int, not {shown(seed)}")
+    if not -MAX_SEED <= seed <= MAX_SEED:
+        raise ValueError(f"{what}: seed must have at most 79 digits, as a record holds it, not {shown(seed)}")
     return seed
 
 

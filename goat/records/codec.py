@@ -295,7 +295,7 @@ class _Reader:
                 raise RecordError(f"{where}field 'seed' must be an integer or null, not {shown(value, 60)}")
             return int(value)
         if not isinstance(value, str) or _SEED_TEXT.fullmatch(value) is None:
-            raise RecordError(f"{where}field 'seed' must be decimal text or null, not {shown(value, 60)}")
+            raise RecordError(f"{where}field 'seed' must be 1-79 decimal digits or null, not {shown(value, 60)}")
         return int(value)
 
     def texts(self, data: dict[str, Any], name: str, where: str) -> dict[str, str]:

@@ -96,6 +96,15 @@ def _items(value: object, kind: type, what: str) -> tuple[Any, ...]:
     return items
 
 
+#: The largest seed a record holds: 79 digits, as its JSON Schema writes it (``^-?[0-9]{1,79}$``).
+MAX_SEED: Final = 10**79 - 1
+
+
+def _check_record_seed(seed: object, what: str) -> None:
+    if seed is not None and (seed.__class__ is not int or not -MAX_SEED <= seed <= MAX_SEED):
+        raise RecordError(f"{what} is an int of at most 79 digits, or None, not {shown(seed, 40)}")
+
+
 def _deck(value: object) -> tuple[Card, ...]:
     return _items(value, Card, "deck's cards")
 
@@ -194,8 +203,7 @@ class GameRecord:
         check_seat(self.dealer, "a record's dealer", RecordError)
         if self.result is not None and not isinstance(self.result, GameResult):
             raise TypeError(f"a record's result is a GameResult or None, not {shown(self.result)}")
-        if self.seed is not None and self.seed.__class__ is not int:
-            raise RecordError(f"a record's seed is an int or None, not {shown(self.seed, 40)}")
+        _check_record_seed(self.seed, "a record's seed")
         if self.forfeit is not None and (self.forfeit.__class__ is not int or self.forfeit not in (0, 1)):
             raise RecordError(f"the team that forfeited is 0 or 1, not {shown(self.forfeit)}")
         if self.forfeit is not None and self.result is None:
@@ -243,8 +251,7 @@ class MatchRecord:
     headers: tuple[tuple[str, str], ...] = attrs.field(default=(), converter=_headers)
 
     def __attrs_post_init__(self) -> None:
-        if self.seed is not None and self.seed.__class__ is not int:
-            raise RecordError(f"a match record's seed is an int or None, not {shown(self.seed, 40)}")
+        _check_record_seed(self.seed, "a match record's seed")
         if not isinstance(self.match, Match):
             raise TypeError(f"a match record's match is a Match, not {shown(self.match)}")
 

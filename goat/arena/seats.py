@@ -140,10 +140,12 @@ def watching_interrupts() -> Iterator[None]:
     previous = _sig.getsignal(_sig.SIGINT)
 
     def handler(signum: int, frame: Any) -> None:  # a SIGINT that reached Python without the watcher
+        if previous == _sig.SIG_IGN:  # the process ignores SIGINT (started in the background, say): so does play
+            return
         _INTERRUPTS[0] += 1
         if callable(previous):
             previous(signum, frame)
-        elif previous != _sig.SIG_IGN:
+        else:
             raise KeyboardInterrupt
 
     _sig.signal(_sig.SIGINT, handler)

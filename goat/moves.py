@@ -102,9 +102,6 @@ class Move:
         if mask and self.kind is MoveKind.WAIT:
             # Not merely illegal: such a move has no notation (str() would drop the cards).
             raise InvalidMoveError(f"a wait holds no cards (R14), not {describe(mask)}")
-        if self.kind is not MoveKind.WAIT and not 1 <= len(self.cards) <= 4:
-            # No game has one: a hand holds four cards at most (R7), and every play holds one at least.
-            raise InvalidMoveError(f"a {self.kind} holds 1-4 cards (R7), not {len(self.cards)}")
         object.__setattr__(self, "mask", mask)
         object.__setattr__(self, "_key", mask << 5 | _KIND_INDEX[self.kind] << 2 | self.seat)
 
@@ -132,7 +129,7 @@ class Move:
                     break
                 mask |= bit
             else:
-                if (code == _WAIT_CODE) == (mask == 0):  # a wait holds no card, any other move one at least
+                if not (mask and code == _WAIT_CODE):
                     return move_by_key(mask << 5 | code << 2 | int(words[0]))
         try:
             kind = MoveKind(words[1].lower())
@@ -147,8 +144,6 @@ class Move:
             raise InvalidMoveError(f"not a move: {shown(text)} (a card appears twice)")
         if kind is MoveKind.WAIT and held:
             raise InvalidMoveError(f"not a move: {shown(text)} (a wait holds no cards)")
-        if kind is not MoveKind.WAIT and not 1 <= len(held) <= 4:
-            raise InvalidMoveError(f"not a move: {shown(text)} (a {kind} holds 1-4 cards: R7)")
         return cls(kind, int(words[0]), held)
 
     def __str__(self) -> str:

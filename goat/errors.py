@@ -9,6 +9,8 @@ argument, as in the standard library.
 
 from __future__ import annotations
 
+from typing import Any
+
 __all__ = [
     "GameNotOverError",
     "GoatError",
@@ -24,15 +26,31 @@ __all__ = [
 
 
 def shown(value: object, size: int = 80) -> str:
-    """``repr(value)`` for an error's message, at most ``size`` characters whatever it was given: a megabyte of text
-    is cut, an int too long for ``repr`` (over 4,300 digits) is told by its size, a ``repr`` that fails by the type."""
+    """``repr(value)`` for an error's message, at most ``size`` characters, in bounded work whatever it was given:
+    a megabyte of text, a million-item list or nesting a thousand deep is cut short as it is written
+    (:mod:`reprlib`), an int too long for ``repr`` (over 4,300 digits) is told by its size, a ``repr`` that fails
+    (a caller's own object's) by the type."""
     if value.__class__ is int and value.bit_length() > 256:
         return f"an int of {value.bit_length()} bits"
     try:
-        text = repr(value)
+        text = _repr().repr(value)
     except Exception:
         return f"a {type(value).__name__}"
     return text if len(text) <= size else f"{text[: size - 1]}…"
+
+
+_REPR: list[Any] = []
+
+
+def _repr() -> Any:
+    """The :class:`reprlib.Repr` of :func:`shown`, made on first use: only an error needs it, not ``import goat``."""
+    if not _REPR:
+        import reprlib
+
+        bounded = reprlib.Repr()
+        bounded.maxlevel, bounded.maxstring, bounded.maxother, bounded.maxlong = 3, 200, 200, 200
+        _REPR.append(bounded)
+    return _REPR[0]
 
 
 class GoatError(Exception):

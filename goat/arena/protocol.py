@@ -23,13 +23,12 @@ from __future__ import annotations
 
 import json
 import operator
-import reprlib
 import sys
 from collections.abc import Callable, Iterable, Mapping
 from typing import IO, Any, Final, TypeVar
 
 from goat.cards import DECK, Card
-from goat.errors import GoatError, InvalidMoveError
+from goat.errors import GoatError, InvalidMoveError, shown
 from goat.moves import Move
 from goat.records import codec
 from goat.records.codec import notation
@@ -64,20 +63,6 @@ MAX_LINE: Final = 1 << 20
 
 _CARD_TEXT: Final = tuple(str(card) for card in DECK)
 _CARD_BY_TEXT: Final = {str(card): card for card in DECK}
-
-
-_BRIEF = reprlib.Repr()
-_BRIEF.maxlevel, _BRIEF.maxstring, _BRIEF.maxother = 3, 60, 60
-
-
-def _brief(value: object, size: int = 80) -> str:
-    """``repr(value)`` cut short, for an error message: bounded work whatever the value (deeply nested, huge,
-    or an object of a caller's whose ``__repr__`` raises)."""
-    try:
-        text = _BRIEF.repr(value)
-    except Exception:  # a caller's own object in this process, or nesting too deep even for reprlib
-        text = f"<{type(value).__name__} object>"
-    return text[:size]
 
 
 class ProtocolError(GoatError, ValueError):
@@ -274,19 +259,19 @@ def result_to_json(result: GameResult, *, forfeit: int | None = None) -> dict[st
 
 def _field(data: Mapping[str, Any], name: str, kind: type, where: str) -> Any:
     if data.__class__ is not dict and not isinstance(data, Mapping):
-        raise ProtocolError(f"{where}: expected a JSON object, not {_brief(data)}")
+        raise ProtocolError(f"{where}: expected a JSON object, not {shown(data)}")
     if name not in data:
         raise ProtocolError(f"{where}: missing field {name!r}")
     value = data[name]
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise ProtocolError(f"{where}: field {name!r} has the wrong type: {_brief(value)}")
+        raise ProtocolError(f"{where}: field {name!r} has the wrong type: {shown(value)}")
     return value
 
 
 def _seat(data: Mapping[str, Any], name: str, where: str) -> int:
     value = _field(data, name, int, where)
     if not is_seat(value):
-        raise ProtocolError(f"{where}: field {name!r} must be a seat 0–3, not {_brief(value)}")
+        raise ProtocolError(f"{where}: field {name!r} must be a seat 0–3, not {shown(value)}")
     return value
 
 
@@ -298,12 +283,12 @@ def _optional_seat(data: Mapping[str, Any], name: str, where: str) -> int | None
 
 def _card_list(value: object, where: str) -> frozenset[Card]:
     if not isinstance(value, list):
-        raise ProtocolError(f"{where}: expected a list of cards, not {_brief(value)}")
+        raise ProtocolError(f"{where}: expected a list of cards, not {shown(value)}")
     found = []
     for text in value:
         card = _CARD_BY_TEXT.get(text) if isinstance(text, str) else None
         if card is None:
-            raise ProtocolError(f"{where}: not a card: {_brief(text, 40)} (cards are written like '10H')")
+            raise ProtocolError(f"{where}: not a card: {shown(text, 40)} (cards are written like '10H')")
         found.append(card)
     cards = frozenset(found)
     if len(cards) != len(found):
@@ -314,7 +299,7 @@ def _card_list(value: object, where: str) -> frozenset[Card]:
 def _pair(data: Mapping[str, Any], name: str, where: str) -> tuple[int, int]:
     value = _field(data, name, list, where)
     if len(value) != 2 or any(v.__class__ is not int for v in value):
-        raise ProtocolError(f"{where}: field {name!r} must be two integers, not {_brief(value)}")
+        raise ProtocolError(f"{where}: field {name!r} must be two integers, not {shown(value)}")
     return (value[0], value[1])
 
 
@@ -328,7 +313,7 @@ def _seen_from_json(data: object, where: str) -> SeenMove:
     if found is not None:
         return found
     if not isinstance(data, str):
-        raise ProtocolError(f"{where}: a play is text in move notation such as '1 beat 10H QH', not {_brief(data)}")
+        raise ProtocolError(f"{where}: a play is text in move notation such as '1 beat 10H QH', not {shown(data)}")
     try:
         found = SeenMove.from_str(data)
     except ValueError as error:
@@ -347,12 +332,12 @@ def parse_move(text: object, where: str = "move") -> Move:
     """A move from its notation; :class:`ProtocolError` if it is not text, :class:`~goat.InvalidMoveError` if it
     does not parse."""
     if not isinstance(text, str):
-        raise ProtocolError(f"{where}: a move is text such as '1 lead 10H', not {_brief(text)}")
+        raise ProtocolError(f"{where}: a move is text such as '1 lead 10H', not {shown(text)}")
     found = _MOVE_CACHE.get(text)
     if found is None:
         found = Move.from_str(text)
         if found.mask.bit_count() > 4:  # no hand holds more (R7, R15): no such move is ever legal, or seen
-            raise InvalidMoveError(f"not a move: {_brief(text)} (a play holds at most four cards)")
+            raise InvalidMoveError(f"not a move: {shown(text)} (a play holds at most four cards)")
         if text.__class__ is str and len(text) <= _LONGEST_MOVE:  # see _seen_from_json
             _keep(_MOVE_CACHE, text, found)
     return found
@@ -364,7 +349,7 @@ _LONGEST_MOVE: Final = 32
 
 def _moves(value: object, where: str) -> tuple[Move, ...]:
     if not isinstance(value, list):
-        raise ProtocolError(f"{where}: expected a list of moves, not {_brief(value)}")
+        raise ProtocolError(f"{where}: expected a list of moves, not {shown(value)}")
     try:
         return tuple(parse_move(text, where) for text in value)
     except InvalidMoveError as error:
@@ -496,7 +481,7 @@ def _legal_of(seat: int, moves: list[Move], where: str) -> tuple[Move, ...]:
     """The legal moves of a view: the seat's own, each once."""
     if any(move.seat != seat for move in moves) or len(set(moves)) != len(moves):
         raise ProtocolError(
-            f"{where}: the legal moves are the seat's own, each once, not {_brief(list(map(str, moves)))}"
+            f"{where}: the legal moves are the seat's own, each once, not {shown(list(map(str, moves)))}"
         )
     return tuple(moves)
 
@@ -517,13 +502,13 @@ def _checked_view(data: object) -> PlayerView:
     """:func:`view_from_json` field by field, so that an error names what is wrong."""
     where = "view"
     if not isinstance(data, dict):
-        raise ProtocolError(f"{where}: expected a JSON object, not {_brief(data)}")
+        raise ProtocolError(f"{where}: expected a JSON object, not {shown(data)}")
     trump_card = _CARD_BY_TEXT.get(_field(data, "trump_card", str, where))
     if trump_card is None:
-        raise ProtocolError(f"{where}: field 'trump_card' is not a card: {_brief(data['trump_card'], 40)}")
+        raise ProtocolError(f"{where}: field 'trump_card' is not a card: {shown(data['trump_card'], 40)}")
     sizes = _field(data, "hand_sizes", list, where)
     if len(sizes) != 4 or any(s.__class__ is not int or not 0 <= s <= 4 for s in sizes):
-        raise ProtocolError(f"{where}: field 'hand_sizes' must be four sizes 0–4, not {_brief(sizes)}")
+        raise ProtocolError(f"{where}: field 'hand_sizes' must be four sizes 0–4, not {shown(sizes)}")
     stock_size = _field(data, "stock_size", int, where)
     if not 0 <= stock_size <= 20:
         raise ProtocolError(f"{where}: field 'stock_size' must be 0–20, not {stock_size!r}")
@@ -535,7 +520,7 @@ def _checked_view(data: object) -> PlayerView:
         )
     if "trump" in data and data["trump"] != trump_card.suit.value:
         raise ProtocolError(
-            f"{where}: field 'trump' is not the suit of the trump card {trump_card}: {_brief(data['trump'])}"
+            f"{where}: field 'trump' is not the suit of the trump card {trump_card}: {shown(data['trump'])}"
         )
     defeat = _pair(data, "defeat", where)
     if min(defeat) < 0:
@@ -566,10 +551,10 @@ def result_from_json(data: object) -> tuple[GameResult, int | None]:
     """The :class:`~goat.GameResult` a RESULT stands for, and the team that forfeited (or ``None``)."""
     where = "result"
     if not isinstance(data, dict):
-        raise ProtocolError(f"{where}: expected a JSON object, not {_brief(data)}")
+        raise ProtocolError(f"{where}: expected a JSON object, not {shown(data)}")
     forfeit = data.get("forfeit")
     if forfeit is not None and (forfeit.__class__ is not int or forfeit not in (0, 1)):
-        raise ProtocolError(f"{where}: field 'forfeit' must be a team 0 or 1, or null, not {_brief(forfeit, 40)}")
+        raise ProtocolError(f"{where}: field 'forfeit' must be a team 0 or 1, or null, not {shown(forfeit, 40)}")
     winner = data.get("winner")
     try:
         result = GameResult(

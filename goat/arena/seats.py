@@ -416,7 +416,6 @@ _TIMERS: Final = (_sig.ITIMER_REAL, _sig.ITIMER_VIRTUAL, _sig.ITIMER_PROF) if _A
 _SYS: Final = sys.__dict__
 _THREADING: Final = threading.__dict__
 _GC_CALLBACKS: Final = gc.callbacks  # the list the collector calls, whatever name gc.callbacks is given later
-_MODULE: Final = types.ModuleType
 # The hooks through which a bot's code would run later, outside its call and its budget: in the referee's thread,
 # by its name in sys (a trace or profile function, an except-, unraisable-, display- or breakpoint hook) or in
 # threading (the trace, profile and except hooks of the threads to come).  Trace and profile functions are
@@ -443,7 +442,10 @@ _SETTINGS: Final = (
 _NO_TIMER: Final = (0.0, 0.0)
 _MISSINGS: Final = (_MISSING,) * max(len(_SYS_HOOKS), len(_THREADING_HOOKS))
 _BY_VALUE: Final = 4
-_SIGNALS_AT: Final = _BY_VALUE + 3 + len(_SYS_HOOKS) + len(_THREADING_HOOKS)  # where the handlers start
+# Where in the settings the class of sys, the trace and profile functions, the hooks and the handlers are.
+_CLASS_AT: Final = _BY_VALUE
+_HOOKS_AT: Final = _CLASS_AT + 3
+_SIGNALS_AT: Final = _HOOKS_AT + len(_SYS_HOOKS) + len(_THREADING_HOOKS)
 _gettrace: Final = sys.gettrace
 _getprofile: Final = sys.getprofile
 _settrace: Final = sys.settrace
@@ -483,19 +485,20 @@ def _moved(before: tuple[Any, ...], now: tuple[Any, ...], main: bool) -> list[st
     names = [name for name, a, b in zip(_SETTINGS[:fixed], before[:fixed], now[:fixed], strict=True) if not _same(a, b)]
     if len(now) != len(before) or not all(map(operator.is_, now[fixed:], before[fixed:])):
         names.append("the collector's callbacks")
-    return list(dict.fromkeys(names))
+    return names
 
 
 def _put_settings(settings: tuple[Any, ...], main: bool) -> None:
     _setrecursionlimit(settings[0])
     _setswitchinterval(settings[1])
-    if _type(sys) is not settings[4]:
-        _SET_CLASS(sys, settings[4])
-    if _gettrace() is not settings[5]:
-        _settrace(settings[5])
-    if _getprofile() is not settings[6]:
-        _setprofile(settings[6])
-    at = 7
+    sys_class, trace, profile = settings[_CLASS_AT:_HOOKS_AT]
+    if _type(sys) is not sys_class:
+        _SET_CLASS(sys, sys_class)
+    if _gettrace() is not trace:
+        _settrace(trace)
+    if _getprofile() is not profile:
+        _setprofile(profile)
+    at = _HOOKS_AT
     for names, space in ((_SYS_HOOKS, _SYS), (_THREADING_HOOKS, _THREADING)):
         for name, value in zip(names, settings[at : at + len(names)], strict=True):
             if value is not _MISSING:

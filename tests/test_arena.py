@@ -474,7 +474,8 @@ def test_a_bot_that_holds_the_interpreters_lock_past_its_budget_is_a_timeout_and
             return legal[0]
 
     played = arena.play_match([Hog(), *bots("random", "random", "random")], seed=2, time_limit=0.005)
-    assert played.faults[0].kind == "timeout" and "after the budget" in played.faults[0].reason
+    # (Which of the two timeouts says so is a race: the main thread may wake before or after the answer is queued.)
+    assert played.faults[0].kind == "timeout" and "budget" in played.faults[0].reason
     assert len(calls) == 1 and {f.kind for f in played.faults[1:]} == {"disabled"}
 
 

@@ -470,11 +470,14 @@ def test_a_bot_that_holds_the_interpreters_lock_past_its_budget_is_a_timeout_and
     class Hog:
         def choose(self, view: PlayerView, legal: tuple[Move, ...]) -> Move:
             calls.append(1)
-            sum(range(10**7))  # one call into C: ~0.1-0.3 s, never releasing the lock
+            sum(range(6 * 10**7))  # one call into C of a second or more, never releasing the lock
             return legal[0]
 
-    played = arena.play_match([Hog(), *bots("random", "random", "random")], seed=2, time_limit=0.005)
+    # A budget ample for the other seats' bots, on a loaded machine and the pure core too (a budget of 5 ms made
+    # one of them time out first in CI), and far short of the call.
+    played = arena.play_match([Hog(), *bots("random", "random", "random")], seed=2, time_limit=0.2)
     # (Which of the two timeouts says so is a race: the main thread may wake before or after the answer is queued.)
+    assert played.faults[0].seat == 0
     assert played.faults[0].kind == "timeout" and "budget" in played.faults[0].reason
     assert len(calls) == 1 and {f.kind for f in played.faults[1:]} == {"disabled"}
 

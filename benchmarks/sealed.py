@@ -8,6 +8,11 @@ The bot's own work is the same both ways, so the difference per decision is what
 encoded as JSON, the pipe both ways, the view read back in the child, the reply checked.  Reports medians
 of 5 runs, per decision, and the per-match cost of starting four processes.
 
+It also measures this machine's floor: the round trip of one line to a child process that does nothing but
+answer it (Python, ``os.read``/``os.write``), with the two placed where the scheduler puts them, and, on Linux,
+both pinned to one CPU.  On a virtual machine, waking a process on another CPU can cost tens of microseconds
+each way, more than all the work of a message; the floor says how much of the round trip is that.
+
 Where the kernel reports it (Linux's ``/proc/PID/schedstat``), it also splits a message's cost into CPU time
 (this process's and the bots', over the in-process run's) and the time the bots spent runnable but waiting
 for a core: what is neither is the operating system waking processes and moving data between them.
@@ -16,8 +21,10 @@ for a core: what is neither is the operating system waking processes and moving 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -116,6 +123,11 @@ def main() -> None:
             f" in-process, bot {child * 1e6:.1f}); bots waiting for a core {statistics.median(waits) * 1e6:.1f}"
         )
     print(f"one bot alone   {statistics.median(alone) * 1e6:8.1f} us per choose (one game's positions, in a loop)")
+    floors = [pipe_floor(pinned=False) for _ in range(args.runs)]
+    print(f"pipe floor      {statistics.median(floors) * 1e6:8.1f} us per line answered by a child that only echoes")
+    if hasattr(os, "sched_setaffinity"):
+        pinned = [pipe_floor(pinned=True) for _ in range(args.runs)]
+        print(f"  on one CPU    {statistics.median(pinned) * 1e6:8.1f} us (the child and this process on one CPU)")
     print(f"start 4 bots    {statistics.median(starts) * 1e3:8.1f} ms per match (processes started and greeted)")
     print(f"stop 4 bots     {statistics.median(stops) * 1e3:8.1f} ms per match (quit, exit, reaped)")
 
@@ -137,6 +149,42 @@ def one_bot(seed: int) -> float:
             for seen, legal in asked:
                 bot.choose(seen, legal)
         return (time.perf_counter() - started) / (20 * len(asked))
+
+
+#: The echoing child of :func:`pipe_floor`: one fixed reply line per line read (a message fits one read).
+ECHO = """
+import os
+while (line := os.read(0, 65536)):
+    os.write(1, b'{"type":"ok"}\\n')
+"""
+
+
+def pipe_floor(*, pinned: bool, lines: int = 5000) -> float:
+    """Seconds per round trip of a view-sized line to a child process that only answers it."""
+    line = b'{"type":"choose","view":' + b"0" * 780 + b"}\n"
+    cpus = os.sched_getaffinity(0) if pinned else None
+    child = subprocess.Popen([sys.executable, "-S", "-c", ECHO], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    assert child.stdin is not None and child.stdout is not None
+    into, out = child.stdin.fileno(), child.stdout.fileno()
+    try:
+        if cpus is not None:
+            one = {min(cpus)}
+            os.sched_setaffinity(0, one)
+            os.sched_setaffinity(child.pid, one)
+        for _ in range(200):  # the child's interpreter started, its caches warm
+            os.write(into, line)
+            os.read(out, 100)
+        started = time.perf_counter()
+        for _ in range(lines):
+            os.write(into, line)
+            os.read(out, 100)
+        return (time.perf_counter() - started) / lines
+    finally:
+        if cpus is not None:
+            os.sched_setaffinity(0, cpus)
+        child.stdin.close()
+        child.wait()
+        child.stdout.close()
 
 
 def games_of(seats: list[Seat], games: int, seed: int) -> tuple[float, int]:

@@ -195,8 +195,8 @@ def test_a_match_may_end_with_an_unfinished_game_only() -> None:
             ),
             "fault 1: move 500",
         ),
-        (lambda d: d.update(seed="not a number"), "field 'seed' must be 1-79 decimal digits"),
-        (lambda d: d.update(seed=6), "field 'seed' must be 1-79 decimal digits"),
+        (lambda d: d.update(seed="not a number"), "field 'seed' must be null or an integer of 1-79"),
+        (lambda d: d.update(seed=6), "field 'seed' must be null or an integer of 1-79"),
         (lambda d: d.update(headers={"event": 3}), "field 'headers'"),
         (lambda d: d.update(comments={"first": "x"}), "a comment's key is a move number"),
         (lambda d: d.update(comments={"9999": "x"}), "a comment on move 9999"),
@@ -209,8 +209,8 @@ def test_a_match_may_end_with_an_unfinished_game_only() -> None:
         # Found by a review: what the records' own schema refuses, loads read (Card.from_str's and
         # Move.from_str's looser text), a seed int() refused with its own ValueError, and comment keys that
         # are one move number ("1", "01") merged, losing all but one comment.
-        (lambda d: d.update(seed="--4"), "field 'seed' must be 1-79 decimal digits"),
-        (lambda d: d.update(seed="-"), "field 'seed' must be 1-79 decimal digits"),
+        (lambda d: d.update(seed="--4"), "field 'seed' must be null or an integer of 1-79"),
+        (lambda d: d.update(seed="-"), "field 'seed' must be null or an integer of 1-79"),
         (lambda d: d.update(deck=d["deck"].lower()), "not a card as records write it: '[0-9jqka]+[cdhs]'"),
         (lambda d: d.update(deck=d["deck"].replace("10", "T")), "not a card as records write it"),
         (lambda d: d.update(deck=d["deck"].replace("H", "♥")), "not a card as records write it"),
@@ -221,6 +221,10 @@ def test_a_match_may_end_with_an_unfinished_game_only() -> None:
         (lambda d: d.update(moves=[m.replace(" ", "\u00a0") for m in d["moves"]]), "step 1: not a move as records"),
         (lambda d: d.update({"$schema": 5}), "field '\\$schema' has the wrong type"),
         (lambda d: d.update(comments={"1": "a", "01": "b"}), "a move number without leading zeros, not '01'"),
+        # Found by a review: one seed had three spellings ("4", "04", and "-0" beside "0").
+        (lambda d: d.update(seed="-0"), "no leading zeros, no -0"),
+        (lambda d: d.update(seed="04"), "no leading zeros, no -0"),
+        (lambda d: d.pop("version"), 'has a "version" field'),  # was "unknown ... version None"
     ],
 )
 def test_malformed_records_are_refused_naming_the_field(record: GameRecord, change: Any, message: str) -> None:
@@ -265,6 +269,19 @@ def test_faults_must_fit_the_game(record: GameRecord) -> None:
         records.loads(tamper(played, other_replacement))
     with pytest.raises(RecordError, match="the first fault that forfeits is not theirs"):
         records.loads(tamper(cheat, lambda d: d.update(forfeit=1, result=wrong_team(d["result"]))))
+
+    # Found by a review: a fault with no replacement in the middle of the moves loaded, though the game could
+    # not have gone on after it (such a fault forfeits, or is a hook's, before the first move or after the last).
+    def fault_midway(data: dict[str, Any]) -> None:
+        data["faults"] = [{"seat": 0, "move": 1, "kind": "exception", "reason": "x", "replacement": None}]
+
+    with pytest.raises(RecordError, match="at move 1 with no replacement, but the game went on"):
+        records.loads(tamper(played, fault_midway))
+    hook_faults = [
+        {"seat": 2, "move": 0, "kind": "exception", "reason": "start_game: x", "replacement": None},
+        {"seat": 3, "move": len(played.moves), "kind": "exception", "reason": "end_game: x", "replacement": None},
+    ]
+    assert records.loads(tamper(played, lambda d: d.update(faults=hook_faults))).faults[0].seat == 2
 
 
 class FirstLegal:
@@ -348,6 +365,8 @@ def test_a_changed_result_or_a_truncated_game_is_refused(record: GameRecord) -> 
 
 
 def test_loading_without_verification_skips_the_replay(record: GameRecord) -> None:
+    with pytest.raises(TypeError, match="verify is True or False, not 'no'"):  # found by a review: "no" verified
+        records.loads(records.dumps(record), verify="no")  # type: ignore[arg-type]
     text = tamper(record, lambda d: d["moves"].pop())
     assert len(records.loads(text, verify=False).moves) == len(record.moves) - 1  # type: ignore[union-attr]
 
@@ -495,6 +514,11 @@ def test_from_state_refuses_what_loads_would_refuse() -> None:
         records.from_state(fresh, seed=6, faults=(fault,), forfeit_by=5)
     made = records.from_state(fresh, seed=6, faults=(fault,), forfeit_by=1)
     assert records.loads(records.dumps(made)) == made
+    # Found by a review: two comments on one move were taken, and all but one lost when written.
+    with pytest.raises(RecordError, match="two comments on move 1"):
+        records.from_state(finished, seed=6, comments=[(1, "first"), (1, "second")])
+    with pytest.raises(RecordError, match="pairs of a move number and a text"):
+        records.from_state(finished, seed=6, comments=[(1, "first"), "x"])
 
 
 @pytest.mark.parametrize(

@@ -194,7 +194,10 @@ def _parse(text: str | bytes) -> object:
     except RecordError:
         raise
     except (ValueError, RecursionError) as error:  # a JSON error, a number too long for int(), too deep nesting
-        raise RecordError(f"not a game record: not valid JSON ({str(error)[:120]})") from None
+        said = str(error)
+        raise RecordError(
+            f"not a game record: not valid JSON ({said if len(said) <= 160 else said[:160] + '…'})"
+        ) from None
 
 
 def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -209,11 +212,17 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 def from_json(data: object, *, verify: bool = True) -> GameRecord | MatchRecord:
     """A record from its JSON object (as :func:`json.loads` gives it); see :func:`loads`."""
+    if verify.__class__ is not bool:  # "no" or 0 would be read as a wish, the wrong way round for "no"
+        raise TypeError(f"verify is True or False, not {shown(verify)}")
     if not isinstance(data, dict):
         raise RecordError(f'not a game record: expected a JSON object with "format": "{GAME_FORMAT}"')
     kind = data.get("format")
     if kind not in (GAME_FORMAT, MATCH_FORMAT):
         raise RecordError(f'not a game record: the JSON has no "format": "{GAME_FORMAT}" (or "{MATCH_FORMAT}")')
+    if "version" not in data:
+        raise RecordError(
+            f'not a game record: a {kind} has a "version" field (1 or {FORMAT_VERSION}), and this has none'
+        )
     version = data.get("version")
     if version.__class__ is not int or version not in (1, FORMAT_VERSION) or (kind == MATCH_FORMAT and version == 1):
         raise RecordError(
@@ -295,7 +304,10 @@ class _Reader:
                 raise RecordError(f"{where}field 'seed' must be an integer or null, not {shown(value, 60)}")
             return int(value)
         if not isinstance(value, str) or _SEED_TEXT.fullmatch(value) is None:
-            raise RecordError(f"{where}field 'seed' must be 1-79 decimal digits or null, not {shown(value, 60)}")
+            raise RecordError(
+                f"{where}field 'seed' must be null or an integer of 1-79 decimal digits as records write it"
+                f" (no leading zeros, no -0), not {shown(value, 60)}"
+            )
         return int(value)
 
     def texts(self, data: dict[str, Any], name: str, where: str) -> dict[str, str]:
@@ -468,5 +480,5 @@ def _card(text: str) -> Card:
 # What the records' JSON Schemas allow (goat/schemas/records/game.json), read the same way.
 _CARD_PATTERN: Final = "(?:6|7|8|9|10|J|Q|K|A)[CDHS]"
 _MOVE_TEXT: Final = re.compile(f"[0-3] (?:lead|beat|pass|molodka|wait)(?: {_CARD_PATTERN}){{0,4}}")
-_SEED_TEXT: Final = re.compile("-?[0-9]{1,79}")
+_SEED_TEXT: Final = re.compile("0|-?[1-9][0-9]{0,78}")  # as str(seed) writes it: no "-0", no leading zeros
 _COMMENT_KEY: Final = re.compile("0|[1-9][0-9]{0,5}")

@@ -77,12 +77,19 @@ def _headers(value: Mapping[str, str] | Iterable[tuple[str, str]]) -> tuple[tupl
 
 
 def _comments(value: Mapping[int, str] | Iterable[tuple[int, str]]) -> tuple[tuple[int, str], ...]:
-    items = sorted(value.items() if isinstance(value, Mapping) else value)
-    for number, text in items:
+    items = list(value.items() if isinstance(value, Mapping) else value)
+    seen = set()
+    for item in items:
+        if not isinstance(item, tuple) or len(item) != 2:
+            raise RecordError(f"comments are pairs of a move number and a text, not {shown(item, 60)}")
+        number, text = item
         if number.__class__ is not int or number < 0:
             raise RecordError(f"a comment is on a move number 0 (the deal) or more, not {shown(number, 40)}")
         _text(text, f"the comment on move {number}")
-    return tuple(items)
+        if number in seen:  # a record writes one comment per move: the second would be lost
+            raise RecordError(f"two comments on move {number}: a move has at most one")
+        seen.add(number)
+    return tuple(sorted(items))
 
 
 def _items(value: object, kind: type, what: str) -> tuple[Any, ...]:
@@ -96,7 +103,7 @@ def _items(value: object, kind: type, what: str) -> tuple[Any, ...]:
     return items
 
 
-#: The largest seed a record holds: 79 digits, as its JSON Schema writes it (``^-?[0-9]{1,79}$``).
+#: The largest seed a record holds: 79 digits, as its JSON Schema writes it (``^(0|-?[1-9][0-9]{0,78})$``).
 MAX_SEED: Final = 10**79 - 1
 
 
@@ -420,10 +427,19 @@ def replay(record: GameRecord) -> tuple[GameState, ...]:
 
 
 def _check_faults(record: GameRecord, states: list[GameState]) -> None:
-    """Each fault fits the moves: its decision exists, and a replacement is the move that seat played there."""
+    """Each fault fits the moves: its decision exists, and a replacement is the move that seat played there.
+
+    A fault with no replacement is a hook's (``start_game`` at move 0, ``end_game`` after the last move) or the one
+    a team forfeited by, after which nothing was played: one in the middle of the moves is impossible, as the game
+    went on after it with no move put in its place."""
     for number, fault in enumerate(record.faults, start=1):
         if fault.move > len(record.moves) + 1:
             raise RecordError(f"fault {number}: move {fault.move}, but the game has {len(record.moves)} moves")
+        if fault.replacement is None and 1 <= fault.move < len(record.moves):
+            raise RecordError(
+                f"fault {number}: at move {fault.move} with no replacement, but the game went on to move"
+                f" {len(record.moves)}"
+            )
         if fault.replacement is not None and (
             not 1 <= fault.move <= len(record.moves) or record.moves[fault.move - 1] != fault.replacement
         ):

@@ -11,6 +11,7 @@ import datetime
 import math
 import platform
 import random
+import re
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -19,6 +20,7 @@ from typing import Any, TextIO
 import attrs
 
 from goat.errors import MissingExtraError, shown
+from goat.records.values import MAX_SEED
 
 try:
     import click
@@ -117,6 +119,32 @@ def _time_limit_option(function: Any) -> Any:
 SPEC_HELP = "A strategy name, with options in brackets if it takes any: 'ismcts[time_ms=50]'."
 
 
+class _Seed(click.ParamType):  # type: ignore[type-arg]  # generic in click 8.2, not in 8.1
+    """A seed as records and the arena hold it: an integer of at most 79 digits (refused with the option named,
+    not with a traceback from the arena)."""
+
+    name = "integer"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if value.__class__ is int:
+            number: int = value
+        else:
+            text = str(value).strip()
+            if _SEED_TEXT.fullmatch(text) is None:
+                self.fail(f"{shown(value, 60)} is not a seed: an integer of at most 79 digits", param, ctx)
+            number = int(text)
+        if not -MAX_SEED <= number <= MAX_SEED:
+            self.fail(f"{shown(number, 60)} is not a seed: an integer of at most 79 digits", param, ctx)
+        return number
+
+
+SEED = _Seed()
+
+#: The most worker processes ``goat tournament --jobs`` starts: each is an interpreter with its bots.
+MAX_JOBS = 256
+_SEED_TEXT = re.compile(r"[-+]?[0-9]{1,79}")
+
+
 @click.group(context_settings=CONTEXT)
 @click.version_option(
     goat.__version__,
@@ -156,7 +184,7 @@ def game_seeds(seed: int) -> random.Random:
 @click.option("--seat", type=click.IntRange(0, 3), default=0, show_default=True, help="Your seat (0–3).")
 @click.option("--partner", default="greedy", show_default=True, help="The bot opposite you. " + SPEC_HELP)
 @click.option("--opponents", default="greedy", show_default=True, help="The bot on each side of you.")
-@click.option("--seed", type=int, default=None, help="Seed for the deals and the bots (default: random).")
+@click.option("--seed", type=SEED, default=None, help="Seed for the deals and the bots (default: random).")
 @click.option(
     "--save",
     type=click.Path(dir_okay=False, writable=True, path_type=Path),
@@ -184,10 +212,10 @@ def play_command(
     resumed = None
     if resume is not None:
         resumed = _saved_match(resume)
-        seat = int(resumed.header("seat") or 0)
-        partner, opponents = resumed.header("partner") or partner, resumed.header("opponents") or opponents
-        seed = int(resumed.header("seed") or 0)
+        seat, partner, opponents, seed = _saved_table(resume, resumed, click.get_current_context())
         save = save or resume
+    if save is not None:
+        _check_writable(save)
     if seed is None:
         seed = random.SystemRandom().randrange(10**6)
     console = _console()
@@ -229,15 +257,17 @@ class _Table:
             "seed": str(self.seed),
         }
 
-    def keep(self, console: Console, games: list[records.GameRecord]) -> None:
-        """Write the match so far to the save file, if there is one."""
+    def keep(self, console: Console, games: list[records.GameRecord]) -> bool:
+        """Write the match so far to the save file, if there is one; whether it was written."""
         if self.save is None:
-            return
+            return False
         match = records.from_match(games, seed=self.seed, players=self.players(), headers=self.headers())
         try:
             self.save.write_text(records.dumps(match, indent=1) + "\n", encoding="utf-8")
         except OSError as error:
             console.print(f"  (cannot save to {self.save}: {error.strerror})", style="red")
+            return False
+        return True
 
 
 def _play_match(
@@ -270,13 +300,14 @@ def _play_match(
             console.print(
                 Text(f"— Game {len(games) + 1}: seat {state.dealer} deals, seat {state.leader} leads —", style="bold")
             )
+        saved = False
         try:
             state, finished = _play_game(console, state, seat, bots, names, len(games) + 1)
         finally:  # also at Ctrl-C: what was played is kept
             record = records.from_state(state, seed=game_seed, players=table.players())
-            table.keep(console, [*games, record])
+            saved = table.keep(console, [*games, record])
         if not finished:
-            if table.save is not None:
+            if saved:
                 console.print(f"Saved to {table.save}; 'goat play --resume {table.save}' takes it up again.")
             console.print("Bye.")
             return
@@ -304,6 +335,57 @@ def _saved_match(path: Path) -> records.MatchRecord:
     if saved.match.is_over:
         raise click.BadParameter(f"the match in {path} is over: {tui.goat_line(saved.match)}", param_hint="--resume")
     return saved
+
+
+def _saved_table(path: Path, saved: records.MatchRecord, context: click.Context) -> tuple[int, str, str, int]:
+    """The seat, bots and seed a saved match names in its headers, read as strictly as options are.
+
+    A file is data: a bot it names that would run something other than an installed strategy — a command
+    (``exec:``) or an import path (``module:factory``) — is not started unless the person names the same bot
+    again with ``--partner`` or ``--opponents``."""
+    seat_text, seed_text = saved.header("seat"), saved.header("seed")
+    if seat_text not in ("0", "1", "2", "3"):
+        raise click.BadParameter(f"{path}: its seat is 0, 1, 2 or 3, not {shown(seat_text, 40)}", param_hint="--resume")
+    try:
+        seed = SEED.convert(seed_text, None, context)
+    except click.BadParameter as error:
+        raise click.BadParameter(f"{path}: {error.message}", param_hint="--resume") from None
+    bots = {}
+    for option in ("partner", "opponents"):
+        name = saved.header(option)
+        assert name is not None  # _saved_match checked the headers are there
+        given = context.get_parameter_source(option) is click.core.ParameterSource.COMMANDLINE
+        if _runs_something(name) and not (given and context.params[option] == name):
+            raise click.BadParameter(
+                f"{path} names {shown(name, 80)} as the {option}, which runs a command or imports a module:"
+                f" a saved file is not trusted to do that; if you trust it, say so with --{option} {shown(name, 80)}",
+                param_hint="--resume",
+            )
+        bots[option] = name
+    return int(seat_text), bots["partner"], bots["opponents"], seed
+
+
+def _runs_something(spec: str) -> bool:
+    """Whether the strategy ``spec`` runs a command or imports a module by its path, rather than loading an
+    installed (or registered) strategy by its name."""
+    try:
+        name = goat.strategy.parse_spec(spec)[0]
+    except goat.GoatError:
+        return False  # loading it fails with the parse error
+    return name.startswith(goat.strategy.EXEC_PREFIX) or ":" in name
+
+
+def _check_writable(path: Path) -> None:
+    """Refuse at once a save file that cannot be written (a missing directory, no permission), rather than
+    after the first game; nothing is written or left behind."""
+    existed = path.exists()
+    try:
+        with path.open("a", encoding="utf-8"):
+            pass
+    except OSError as error:
+        raise click.BadParameter(f"cannot write {path}: {error.strerror}", param_hint="--save") from None
+    if not existed:
+        path.unlink(missing_ok=True)
 
 
 def _bot_call(console: Console, seat: int, names: dict[int, str], function: Any, *args: Any) -> Any:
@@ -402,7 +484,7 @@ def _reason(error: goat.IllegalMoveError, move: goat.Move, seen: goat.PlayerView
 @main.command("match", context_settings=CONTEXT, short_help="One match between two bots, a line per game.")
 @click.argument("team_a")
 @click.argument("team_b")
-@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the deals and the bots.")
+@click.option("--seed", type=SEED, default=1, show_default=True, help="Seed of the deals and the bots.")
 @click.option(
     "--games-log",
     type=click.File("w", encoding="utf-8", lazy=False),
@@ -475,9 +557,14 @@ class _RateColumn(ProgressColumn):
     show_default=True,
     help="Matches per pairing: an even number, each deal being played twice with the teams swapped.",
 )
-@click.option("--jobs", type=click.IntRange(min=1), default=None, help="Worker processes (default: all cores).")
 @click.option(
-    "--seed", type=int, default=1, show_default=True, help="Seed of the tournament: the deals and every bot's seed."
+    "--jobs",
+    type=click.IntRange(min=1, max=MAX_JOBS),
+    default=None,
+    help=f"Worker processes, at most {MAX_JOBS} (default: all cores; never more than there are matches).",
+)
+@click.option(
+    "--seed", type=SEED, default=1, show_default=True, help="Seed of the tournament: the deals and every bot's seed."
 )
 @click.option(
     "--progress/--no-progress",
@@ -526,7 +613,9 @@ def tournament_command(
     console = _console()
     if progress is None:
         progress = sys.stderr.isatty()
-    executor = ProcessPoolExecutor(max_workers=jobs) if jobs else None
+    pairings = len(names) * (len(names) - 1) // 2
+    # A worker is an interpreter of its own: never more of them than there are matches to play.
+    executor = ProcessPoolExecutor(max_workers=min(jobs, pairings * matches)) if jobs else None
     columns = (TextColumn("matches"), BarColumn(), MofNCompleteColumn(), _RateColumn(), TimeRemainingColumn())
     try:
         with Progress(*columns, console=Console(stderr=True), transient=False, disable=not progress) as bar:

@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -311,3 +312,81 @@ def test_resume_refuses_a_file_that_is_not_a_saved_match(tmp_path: Path) -> None
     one.write_text(log.read_text().splitlines()[0])
     result = invoke("play", "--resume", str(one))
     assert result.exit_code == 2 and "not a match saved by 'goat play --save'" in result.output
+
+
+def _saved_with(tmp_path: Path, **headers: str) -> Path:
+    """A match saved by goat play, with some of its headers changed as a hostile or broken file would."""
+    saved = tmp_path / "match.json"
+    invoke("play", "--seed", "5", "--save", str(saved), input="pass qc\nquit\ny\n")
+    data = json.loads(saved.read_text())
+    data["headers"].update(headers)
+    saved.write_text(json.dumps(data))
+    return saved
+
+
+def test_resume_does_not_run_a_command_the_file_names(tmp_path: Path) -> None:
+    # Found by a review: the file's bot names were loaded as given, and an 'exec:' name ran its command.
+    touched = tmp_path / "PWNED"
+    command = f"exec:{sys.executable} -c 'open({json.dumps(str(touched))}, \"w\")'"
+    for header, name in (("opponents", command), ("partner", "os:system")):
+        saved = _saved_with(tmp_path, **{header: name})
+        result = invoke("play", "--resume", str(saved), input="quit\ny\n")
+        assert result.exit_code == 2, result.output
+        assert "a saved file is not trusted to do that" in result.output and f"--{header}" in result.output
+    assert not touched.exists()
+    # named again by the person, it is theirs to run (here a bot that does not speak the protocol)
+    saved = _saved_with(tmp_path, opponents=command)
+    result = invoke("play", "--resume", str(saved), "--opponents", command, input="quit\ny\n")
+    assert touched.exists() and "does not start" in result.output
+
+
+@pytest.mark.parametrize(
+    ("headers", "message"),
+    [
+        ({"seat": "x"}, "its seat is 0, 1, 2 or 3, not 'x'"),
+        ({"seat": "7"}, "its seat is 0, 1, 2 or 3, not '7'"),
+        ({"seat": "\uff12"}, "its seat is 0, 1, 2 or 3"),  # a fullwidth 2 is no seat
+        ({"seed": "1e3"}, "not a seed"),
+        ({"seed": "9" * 80}, "not a seed"),
+    ],
+)
+def test_resume_reads_the_files_headers_as_strictly_as_options(
+    tmp_path: Path, headers: dict[str, str], message: str
+) -> None:
+    # Found by a review: int() of the headers raised a traceback, or read a fullwidth digit as a seat.
+    result = CliRunner().invoke(main, ["play", "--resume", str(_saved_with(tmp_path, **headers))], input="quit\ny\n")
+    assert result.exit_code == 2 and message in result.output and result.exception.__class__ is SystemExit
+
+
+def test_a_save_file_that_cannot_be_written_is_refused_at_once(tmp_path: Path) -> None:
+    # Found by a review: the match was played, the save failed, and "Saved to ..." was printed anyway.
+    result = invoke("play", "--seed", "5", "--save", str(tmp_path / "missing" / "x.json"), input="quit\ny\n")
+    assert result.exit_code == 2 and "cannot write" in result.output and "Saved to" not in result.output
+    fresh = tmp_path / "new.json"
+    assert invoke("play", "--seed", "5", "--save", str(fresh), input="quit\ny\n").exit_code == 0
+    assert records.loads(fresh.read_text())  # written once there was something to keep
+
+
+@pytest.mark.parametrize("command", ["match", "tournament", "play"])
+def test_a_seed_too_long_for_a_record_is_bad_usage(command: str) -> None:
+    # Found by a review: goat match raised a traceback from the arena, goat tournament took the seed.
+    names = [] if command == "play" else ["greedy", "random"]
+    result = CliRunner().invoke(main, [command, *names, "--seed", "9" * 80], input="quit\ny\n")
+    assert result.exit_code == 2 and "not a seed: an integer of at most 79 digits" in result.output
+    assert invoke("match", "greedy", "random", "--seed", "-" + "9" * 79).exit_code == 0
+
+
+def test_tournament_jobs_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Found by a review: --jobs 100000 started that many interpreters for two matches.
+    result = CliRunner().invoke(main, ["tournament", "random", "greedy", "--matches", "2", "--jobs", "100000"])
+    assert result.exit_code == 2 and "100000 is not in the range 1<=x<=256" in result.output
+    pools: list[int] = []
+
+    class Pool(ThreadPoolExecutor):  # the matches run in threads here; the test reads how many workers were asked
+        def __init__(self, max_workers: int) -> None:
+            pools.append(max_workers)
+            super().__init__(max_workers)
+
+    monkeypatch.setattr("goat.cli.ProcessPoolExecutor", Pool)
+    assert invoke("tournament", "random", "greedy", "--matches", "2", "--jobs", "256", "--no-progress").exit_code == 0
+    assert pools == [2]  # one pairing, two matches: two workers, not 256

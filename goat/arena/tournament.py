@@ -349,7 +349,8 @@ def run_tournament(
     jobs = _jobs(plans, matches // 2, seed, on_fault, time_limit, memory_mb, cpu_seconds)
     started = time.perf_counter()
     own = executor is None
-    pool: Executor = _own_pool(os.cpu_count() or 1) if executor is None else executor
+    # a worker per core, and never more workers than matches: each is an interpreter of its own
+    pool: Executor = _own_pool(max(1, min(os.cpu_count() or 1, len(jobs)))) if executor is None else executor
     outcomes: list[MatchOutcome] = []
     stopped = True
     with watching_interrupts():

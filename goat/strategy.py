@@ -378,13 +378,22 @@ def canonical_move(move: object, legal: tuple[Move, ...]) -> Move | None:
     ``__class__`` claims) is looked up, by the value it holds, so a subclass with a lying ``__eq__``
     or a look-alike cannot pass for a legal move.
     """
-    if type(move) is not Move:
+    key = move_key(move)
+    if key is None:
         return None
-    key = move._key
     for candidate in legal:
         if candidate._key == key:
             return candidate
     return None
+
+
+def move_key(move: object) -> int | None:
+    """The value a real :class:`~goat.Move` holds, or ``None`` for anything else: a subclass, a look-alike, or a
+    move whose key a bot replaced (``object.__setattr__``) with an ``int`` subclass whose ``__eq__`` lies."""
+    if type(move) is not Move:
+        return None
+    key = object.__getattribute__(move, "_key")
+    return key if type(key) is int else None
 
 
 _SPEC = re.compile(r"(?P<name>[^\[\]]+)\[(?P<options>.*)\]", re.S)

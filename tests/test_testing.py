@@ -302,12 +302,37 @@ class _RaisingRepr:
         raise RuntimeError("my repr raises")
 
 
+class _LyingKey(int):
+    """A move's key that equals everything, or raises when compared."""
+
+    raises = False
+
+    def __eq__(self, other: object) -> bool:
+        if self.raises:
+            raise ValueError("my __eq__ raises")
+        return True
+
+    __hash__ = int.__hash__
+
+
+def _with_key(key: int, *, raises: bool) -> Move:
+    """A fresh, real Move (not the engine's shared one) whose key is an int subclass."""
+    move = Move(MoveKind.WAIT, 0, ())
+    lying = _LyingKey(key)
+    lying.raises = raises
+    object.__setattr__(move, "_key", lying)
+    return move
+
+
 @pytest.mark.parametrize(
     ("choose", "message"),
     [
         (lambda view, legal: _RaisingRepr(), "returned a _RaisingRepr, not a goat.Move"),
         (lambda view, legal: object.__setattr__(goat.DECK[1], "rank", goat.Rank.ACE) or legal[0], "changed the view"),
         (lambda view, legal: object.__setattr__(legal[0], "cards", frozenset()) or legal[0], "changed the view"),
+        # Found by a review: canonical_move compared the bot's key with ==, which an int subclass answers.
+        (lambda view, legal: _with_key(12345, raises=False), "which is not legal"),
+        (lambda view, legal: _with_key(12345, raises=True), "which is not legal"),
     ],
 )
 def test_check_strategy_catches_what_a_hostile_review_found(choose: Any, message: str) -> None:

@@ -35,7 +35,7 @@ from goat.arena.sealed import DEFAULT_TIME_LIMIT, BotFault, ProcessStrategy
 from goat.cards import DECK, Card
 from goat.moves import Move, MoveKind
 from goat.scoring import GameResult
-from goat.strategy import Strategy
+from goat.strategy import Strategy, move_key
 from goat.view import PlayerView, SeenMove, SeenTrick
 
 __all__ = ["InProcessSeat", "SealedSeat", "SeatFault", "clean_text", "describe_error", "watching_interrupts"]
@@ -658,17 +658,9 @@ class InProcessSeat:
 
 
 def _answer(answer: object) -> tuple[int | None, str]:
-    """The key of a bot's answer (see :func:`_key_of`), and what to call it if it is not a legal move."""
-    key = _key_of(answer)
+    """The key of a bot's answer (see :func:`~goat.strategy.move_key`), and what to call it if it is not legal."""
+    key = move_key(answer)
     return key, "a move" if key is not None else f"a {_type_name(answer)}"
-
-
-def _key_of(answer: object) -> int | None:
-    """The value a real :class:`~goat.Move` holds, or ``None`` for anything else (a subclass, a look-alike)."""
-    if type(answer) is not Move:
-        return None
-    key = object.__getattribute__(answer, "_key")
-    return key if type(key) is int else None
 
 
 def _type_name(value: object) -> str:

@@ -17,6 +17,7 @@ import types
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
+from pathlib import Path
 
 import pytest
 
@@ -345,7 +346,7 @@ class EqualToAll:
 
 
 _CTRL_C = """
-import contextlib, os, signal, subprocess, sys, time
+import contextlib, os, signal, subprocess, sys, threading, time
 import goat
 from goat import arena
 
@@ -369,6 +370,17 @@ class Interrupted:
             os.kill(me, signal.SIGINT)
             time.sleep(0.05)
             return legal[0]
+        if how == "thread-directed":  # pending in the referee's thread, to be taken when the match unblocks it
+            signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
+            return legal[0]
+        if how == "raising":  # pending in the thread that runs the bot
+            signal.raise_signal(signal.SIGINT)
+            return legal[0]
+        if how in ("unblock-kill", "unblock-raise"):  # let through where the referee had blocked it
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+            os.kill(me, signal.SIGINT) if how == "unblock-kill" else signal.raise_signal(signal.SIGINT)
+            time.sleep(0.05)
+            return legal[0]
         if how == "ignoring":  # the operator's, to a process that ignores SIGINT: once, on the first move
             if not view.history:
                 subprocess.run(["sh", "-c", f"(sleep 0.1; kill -INT {me}) >/dev/null 2>&1 &"], check=True)
@@ -389,8 +401,11 @@ class Interrupted:
 
 
 started = time.perf_counter()
+time_limit = float(sys.argv[2]) if len(sys.argv) > 2 else None
 try:
-    arena.play_match([Interrupted()] + [goat.load_strategy("random", seed=s) for s in (1, 2, 3)], seed=1)
+    arena.play_match(
+        [Interrupted()] + [goat.load_strategy("random", seed=s) for s in (1, 2, 3)], seed=1, time_limit=time_limit
+    )
     print("played on")
 except KeyboardInterrupt:
     print("stopped", round(time.perf_counter() - started, 1))
@@ -412,11 +427,18 @@ def test_a_real_ctrl_c_still_stops_the_match(how: str) -> None:
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="tells the sender of a signal on Linux only")
-@pytest.mark.parametrize("how", ["sending", "ignoring"])
-def test_a_sigint_a_bot_sends_or_the_process_ignores_does_not_stop_the_match(how: str) -> None:
+@pytest.mark.parametrize(
+    "how", ["sending", "ignoring", "thread-directed", "raising", "unblock-kill", "unblock-raise"]
+)
+@pytest.mark.parametrize("time_limit", [None, 5.0])  # the bot called in the referee's thread, or in one of its own
+def test_a_sigint_a_bot_sends_or_the_process_ignores_does_not_stop_the_match(how: str, time_limit: float | None) -> None:
     # Ignoring, found by CI (which starts the tests in the background): a SIGINT the process ignored was counted
-    # as the operator's once the call returned, and stopped the match.
-    done = subprocess.run([sys.executable, "-c", _CTRL_C, how], capture_output=True, text=True, timeout=120)
+    # as the operator's once the call returned, and stopped the match.  The others found by a hostile review: a
+    # SIGINT sent to one thread (pthread_kill, raise_signal) waited, blocked, until the match ended, and was then
+    # taken for the operator's; one let through by a bot that unblocked SIGINT in its thread reached the
+    # referee's handler as if it were the operator's.
+    limit = [] if time_limit is None else [str(time_limit)]
+    done = subprocess.run([sys.executable, "-c", _CTRL_C, how, *limit], capture_output=True, text=True, timeout=120)
     assert done.stdout.split() == ["played", "on"], done.stdout + done.stderr
 
 
@@ -903,3 +925,59 @@ def test_a_guard_made_over_objects_already_changed_puts_them_back_without_failin
         object.__dict__["__class__"].__set__(legal[0], Move)
     assert changed == ["a legal move"]
     assert type(legal[0]) is Move and legal[0].mask == mask
+
+
+def _change_process(how: str, tmp: str) -> None:
+    import resource
+
+    if how == "environ":
+        os.environ["PYTHONHOME"] = "/nonexistent"  # would break every sealed bot started after it
+    elif how == "unsetenv":
+        del os.environ["PATH"]
+    elif how == "cwd":
+        os.chdir(tmp)
+    elif how == "nofile":
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (16, hard))
+    elif how == "stack-size":
+        threading.stack_size(1 << 40)  # every thread started later fails to start
+    elif how == "process-group":
+        os.setpgid(0, 0)  # out of the terminal's job: Ctrl-C would no longer reach the referee
+    else:
+        raise AssertionError(how)
+
+
+@pytest.mark.skipif(os.name != "posix", reason="resource limits and process groups are POSIX's")
+@pytest.mark.parametrize("how", ["environ", "unsetenv", "cwd", "nofile", "stack-size", "process-group"])
+@pytest.mark.parametrize("time_limit", [None, 5.0])
+def test_a_bot_that_changes_the_process_is_caught_and_it_is_put_back(
+    how: str, time_limit: float | None, tmp_path: Path
+) -> None:
+    # Found by a hostile review: none of these was checked, and each made bots of later matches fail (sealed
+    # ones could not start: a crash, their team's forfeit) or the referee's next thread fail to start.  Played in
+    # a process of its own: the process group, the environment and the limits are the test run's too.
+    script = f"""
+import os, resource, sys, threading
+sys.path.insert(0, {str(Path(__file__).parent)!r})
+import goat
+from goat import arena
+from test_arena import _change_process
+
+before = (dict(os.environ), os.getcwd(), resource.getrlimit(resource.RLIMIT_NOFILE), threading.stack_size(),
+          os.getpgrp())
+
+class Changer:
+    def choose(self, view, legal):
+        if not view.history:
+            _change_process({how!r}, {str(tmp_path)!r})
+        return legal[0]
+
+played = arena.play_match([Changer()] + [goat.load_strategy("random", seed=s) for s in (1, 2, 3)], seed=4,
+                          time_limit={time_limit!r})
+after = (dict(os.environ), os.getcwd(), resource.getrlimit(resource.RLIMIT_NOFILE), threading.stack_size(),
+         os.getpgrp())
+print(played.faults[0].seat, played.faults[0].kind, after == before)
+print(played.faults[0].reason)
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.stdout.split("\n")[0] == "0 tamper True", done.stdout + done.stderr

@@ -113,7 +113,11 @@ def _from_a_bot(pid: int) -> bool:
 # can replace a module's attribute (``sys.getrecursionlimit = lambda: liar``), never these names.
 _sig: Final = types.SimpleNamespace(**vars(signal))  # every constant and function of signal, as it was
 _getpid: Final = os.getpid
+_getpgrp: Final = getattr(os, "getpgrp", lambda: 0)
+_get_ident: Final = threading.get_ident
+_stack_size: Final = threading.stack_size
 _SI_USER: Final = getattr(os, "SI_USER", 0)
+_SI_TKILL: Final = -6  # Linux's si_code of a signal sent to one thread (tgkill: raise, pthread_kill)
 _open: Final = open
 _Thread: Final = threading.Thread
 _getrecursionlimit: Final = sys.getrecursionlimit
@@ -142,6 +146,13 @@ def watching_interrupts() -> Iterator[None]:
     def handler(signum: int, frame: Any) -> None:  # a SIGINT that reached Python without the watcher
         if previous == _sig.SIG_IGN:  # the process ignores SIGINT (started in the background, say): so does play
             return
+        if watched and (_UNBLOCKED[0] or _unblocked_threads() - unblocked):
+            # While the watcher runs, SIGINT is blocked in every thread it made or bots made: one that reached a
+            # handler came through a thread where a bot unblocked it (and raised it there, signal.raise_signal):
+            # the bot's, as one it sends with os.kill is.
+            _SIGNALLED[0] += 1
+            _UNBLOCKED[0] = False
+            return
         _INTERRUPTS[0] += 1
         if callable(previous):
             previous(signum, frame)
@@ -150,19 +161,63 @@ def watching_interrupts() -> Iterator[None]:
 
     _sig.signal(_sig.SIGINT, handler)
     watched = sys.platform.startswith("linux") and previous != _sig.SIG_IGN and _WATCHING[0] == 0
+    unblocked: set[int] = set()
     if watched:
         previous_usr2 = _sig.signal(_sig.SIGUSR2, _wake)
         blocked = _sig.pthread_sigmask(_sig.SIG_BLOCK, {_sig.SIGINT})
         _ensure_watcher()
+        unblocked = _unblocked_threads()  # the program's own threads that take SIGINT (the watcher's among them)
         _WATCHING[0] += 1
+    real = False
     try:
         yield
     finally:
         if watched:
             _WATCHING[0] -= 1
+            real = _drain_sigint()
             _sig.pthread_sigmask(_sig.SIG_SETMASK, blocked)
             _sig.signal(_sig.SIGUSR2, previous_usr2)
         _sig.signal(_sig.SIGINT, previous)
+    if real:
+        _INTERRUPTS[0] += 1
+        raise KeyboardInterrupt
+
+
+def _unblocked_threads() -> set[int]:
+    """The threads of this process (their ids in /proc) in which SIGINT is not blocked."""
+    found: set[int] = set()
+    try:
+        tasks = os.listdir("/proc/self/task")
+    except OSError:
+        return found
+    for task in tasks:
+        try:
+            with _open(f"/proc/self/task/{task}/status", "rb") as status:
+                for line in status:
+                    if line.startswith(b"SigBlk:"):
+                        if not int(line.split()[1], 16) & 1 << (_sig.SIGINT - 1):
+                            found.add(int(task))
+                        break
+        except (OSError, ValueError):
+            continue
+    return found
+
+
+def _drain_sigint() -> bool:
+    """Take the SIGINTs still pending in the main thread before it unblocks SIGINT again; whether one was real.
+
+    A real one goes to the watcher as soon as it comes; one pending here was sent to this thread alone
+    (``signal.raise_signal``, ``pthread_kill``) by a bot, and would pass for the operator's once unblocked."""
+    real = False
+    while True:
+        try:
+            info = _sig.sigtimedwait({_sig.SIGINT}, 0)
+        except (OSError, ValueError):
+            return real
+        if info is None:
+            return real
+        if not (info.si_code in (_SI_USER, _SI_TKILL) and _from_a_bot(info.si_pid)):
+            real = True
 
 
 # The watching thread lives as long as the process, waiting for SIGINT (blocked in the main thread while a
@@ -172,6 +227,7 @@ def watching_interrupts() -> Iterator[None]:
 _WATCHING = [0]
 _REAL = [False]
 _WATCHER: list[threading.Thread] = []
+_WATCHER_IDENTS: set[int | None] = set()  # the watcher's thread: its own pthread_kill is no bot's
 
 
 def _wake(signum: int, frame: Any) -> None:
@@ -208,6 +264,7 @@ def _ensure_watcher() -> None:
     thread = _Thread(target=watch, name="goat-sigint", daemon=True)
     thread.start()  # started while SIGINT is blocked in this thread: the watcher inherits the block
     _WATCHER[:] = [thread]
+    _WATCHER_IDENTS.add(thread.ident)
 
 
 # --- audit hooks: none added while a bot's code runs -----------------------------------------------------
@@ -221,12 +278,113 @@ def _ensure_watcher() -> None:
 
 _CALLS = [0]  # bots' calls running, in any thread (one that overran counts until it ends)
 _REFUSED = [0]  # audit hooks refused so far
+_SIGNALLED = [0]  # signals to the referee's own process refused, and SIGINTs a bot raised or let through
+_UNBLOCKED = [False]  # a bot's call ended with SIGINT unblocked in its thread: the next SIGINT handled is its own
 
 
 def _refuse_hooks(event: str, args: tuple[Any, ...]) -> None:
-    if _CALLS[0] and event == "sys.addaudithook":
+    if not _CALLS[0]:
+        return
+    if event == "sys.addaudithook":
         _REFUSED[0] += 1
         raise RuntimeError("goat's referee: a bot may not add an audit hook")
+    if event in _SIGNALLING and _signals_the_referee(event, args) and _get_ident() not in _WATCHER_IDENTS:
+        # A bot's signal to its own process — a SIGINT above all, which would pass for the operator's Ctrl-C once
+        # the match unblocks it — is refused, and counted as tampering.
+        _SIGNALLED[0] += 1
+        raise RuntimeError("goat's referee: a bot may not send signals to the referee's process")
+    if event in _PROCESS_EVENTS and _BEFORE[0] is None:
+        _BEFORE[0] = _process_state()  # as it was: the event is audited before the change is made
+        _BEFORE_AT[0] = _GUARDS[0]
+
+
+# The audited events by which a bot's code would signal the referee's process: os.kill(pid, sig),
+# os.killpg(pgid, sig), signal.pthread_kill(thread, sig) (a thread of this process, always).
+_SIGNALLING: Final = frozenset({"os.kill", "os.killpg", "signal.pthread_kill"})
+
+
+def _signals_the_referee(event: str, args: tuple[Any, ...]) -> bool:
+    if event == "signal.pthread_kill":
+        return True
+    target = args[0]
+    if target.__class__ is not int:
+        return False  # os.kill refuses it itself
+    if event == "os.killpg":
+        return target in (0, _getpgrp())
+    return target in (0, _getpid(), -_getpgrp())
+
+
+# The process's state that audited events change — its working directory (os.chdir), its environment
+# (os.putenv, os.unsetenv, which os.environ calls) and its resource limits (resource.setrlimit, prlimit) — read
+# at the first such event in a bot's call, before the change: nothing is read at calls that change none of it.
+_PROCESS_EVENTS: Final = frozenset(
+    {"os.chdir", "os.fchdir", "os.putenv", "os.unsetenv", "resource.setrlimit", "resource.prlimit"}
+)
+_BEFORE: list[dict[str, Any] | None] = [None]
+_GUARDS = [0]  # guards made so far: a guard puts back only what was read since it was made
+_BEFORE_AT = [0]  # the number of guards made when _BEFORE was read
+_ENVIRON: Final = os.environ._data  # type: ignore[attr-defined]  # what os.environ holds, as the system's bytes
+try:
+    import resource as _resource
+
+    _LIMITS: tuple[int, ...] = tuple(
+        getattr(_resource, name)
+        for name in dir(_resource)
+        if name.startswith("RLIMIT_") and isinstance(getattr(_resource, name), int)
+    )
+except ImportError:  # pragma: no cover - not POSIX
+    _resource = None  # type: ignore[assignment]
+    _LIMITS = ()
+
+
+def _process_state() -> dict[str, Any]:
+    limits = {}
+    for number in _LIMITS:
+        with contextlib.suppress(OSError, ValueError):
+            limits[number] = _resource.getrlimit(number)
+    try:
+        where = os.getcwd()
+    except OSError:  # the directory was removed under us
+        where = None
+    return {"cwd": where, "environ": dict(_ENVIRON), "limits": limits}
+
+
+def _put_process_state(made: int) -> list[str]:
+    """Put back what a bot changed of :func:`_process_state` since its first audited event; say what it was.
+
+    ``made``: the number of guards made when the checking guard was.  What was read before it (by a call that
+    overran and ran on, after its own guard) is dropped: it may be older than changes made since outside bots."""
+    before = _BEFORE[0]
+    if before is None:
+        return []
+    if _BEFORE_AT[0] < made:
+        _BEFORE[0] = None
+        return []
+    now = _process_state()
+    changed = []
+    if now["cwd"] != before["cwd"] and before["cwd"] is not None:
+        changed.append("working directory")
+        with contextlib.suppress(OSError):
+            os.chdir(before["cwd"])
+    if now["environ"] != before["environ"]:
+        changed.append("environment")
+        for key in now["environ"].keys() - before["environ"].keys():
+            with contextlib.suppress(OSError, ValueError):
+                os.unsetenv(key)
+            _ENVIRON.pop(key, None)
+        for key, value in before["environ"].items():
+            if now["environ"].get(key) != value:
+                with contextlib.suppress(OSError, ValueError):
+                    os.putenv(key, value)
+                _ENVIRON[key] = value
+    if now["limits"] != before["limits"]:
+        changed.append("resource limits")
+        for number, limit in before["limits"].items():
+            if now["limits"].get(number) != limit:
+                with contextlib.suppress(OSError, ValueError):  # a hard limit lowered cannot be raised again
+                    _resource.setrlimit(number, limit)
+    _BEFORE[0] = None  # after putting it back: the referee's own chdir and putenv above are not a bot's
+    return changed
 
 
 class running_a_bot:  # noqa: N801 - used as a function: ``with running_a_bot(): ...``
@@ -293,6 +451,9 @@ class _Guard:
             self.saved = [(target, cls, _fields_of(target, cls)) for target, cls in zip(objects, expected, strict=True)]
         self.main = _current_thread() is _main_thread()
         self.settings = _settings(self.main)
+        _GUARDS[0] += 1
+        self.made = _GUARDS[0]
+        _UNBLOCKED[0] = False  # a SIGINT the last call let through has been handled by now: a new one is real
 
     def restore(self) -> list[str]:
         """Put back whatever changed; say what it was."""
@@ -302,7 +463,7 @@ class _Guard:
             changed += _put_back(self.saved)
         elif self.values is not None and not _intact(self.objects, self.values):
             changed += _put_back(self._read())
-        moved = _moved(self.settings, _settings(self.main), self.main)
+        moved = _moved(self.settings, _settings(self.main), self.main) + _put_process_state(self.made)
         if moved:
             changed.append(f"the process's {', '.join(moved)}")
             _put_settings(self.settings, self.main)
@@ -426,11 +587,19 @@ _THREADING_HOOKS: Final = tuple(
 )
 # The process-wide settings a bot could change, read before and after each call: by name, for the fault's reason.
 # The first _BY_VALUE are numbers, compared by value; then objects, by identity; last, the collector's callbacks.
+try:  # the C function, whose set holds plain ints (signal's own makes enum members of them, at a cost)
+    from _signal import pthread_sigmask as _pthread_sigmask
+except ImportError:  # pragma: no cover - not POSIX
+    _pthread_sigmask = None
+_MASKS: Final = int(_pthread_sigmask is not None and _ALARMS)
 _SETTINGS: Final = (
     "recursion limit",
     "thread switch interval",
     "number of the collector's callbacks",
     "audit hooks (it tried to add one)",
+    "signals to itself (it tried to send one)",
+    "process group",
+    "threads' stack size",
     "class of the sys module",
     "trace function",
     "profile function",
@@ -438,10 +607,11 @@ _SETTINGS: Final = (
     *(f"threading.{name.strip('_')}" for name in _THREADING_HOOKS),
     *(f"{signal.Signals(number).name} handler" for number in _HANDLED),
     *("interval timer", "virtual interval timer", "profiling interval timer")[: len(_TIMERS)],
+    *(("blocking of SIGINT",) if _MASKS else ()),
 )
 _NO_TIMER: Final = (0.0, 0.0)
 _MISSINGS: Final = (_MISSING,) * max(len(_SYS_HOOKS), len(_THREADING_HOOKS))
-_BY_VALUE: Final = 4
+_BY_VALUE: Final = 7
 # Where in the settings the class of sys, the trace and profile functions, the hooks and the handlers are.
 _CLASS_AT: Final = _BY_VALUE
 _HOOKS_AT: Final = _CLASS_AT + 3
@@ -461,6 +631,9 @@ def _settings(main: bool) -> tuple[Any, ...]:
         _getswitchinterval(),
         len(_GC_CALLBACKS),
         _REFUSED[0],
+        _SIGNALLED[0],
+        _getpgrp(),
+        _stack_size(),
         _type(sys),
         _gettrace(),
         _getprofile(),
@@ -469,6 +642,8 @@ def _settings(main: bool) -> tuple[Any, ...]:
     )
     if main and _ALARMS:
         found = (*found, *map(_getsignal, _HANDLED), *(_sig.getitimer(timer) != _NO_TIMER for timer in _TIMERS))
+        if _MASKS:  # the main thread's: a bot that unblocked SIGINT there would have its own pass for Ctrl-C
+            found = (*found, _sig.SIGINT in _pthread_sigmask(_sig.SIG_BLOCK, ()))
     return (*found, *_GC_CALLBACKS)
 
 
@@ -481,7 +656,7 @@ def _moved(before: tuple[Any, ...], now: tuple[Any, ...], main: bool) -> list[st
         and all(map(operator.is_, now[_BY_VALUE:], before[_BY_VALUE:]))
     ):
         return []
-    fixed = _SIGNALS_AT + (len(_HANDLED) + len(_TIMERS) if main and _ALARMS else 0)
+    fixed = _SIGNALS_AT + (len(_HANDLED) + len(_TIMERS) + _MASKS if main and _ALARMS else 0)
     names = [name for name, a, b in zip(_SETTINGS[:fixed], before[:fixed], now[:fixed], strict=True) if not _same(a, b)]
     if len(now) != len(before) or not all(map(operator.is_, now[fixed:], before[fixed:])):
         names.append("the collector's callbacks")
@@ -491,6 +666,12 @@ def _moved(before: tuple[Any, ...], now: tuple[Any, ...], main: bool) -> list[st
 def _put_settings(settings: tuple[Any, ...], main: bool) -> None:
     _setrecursionlimit(settings[0])
     _setswitchinterval(settings[1])
+    if _getpgrp() != settings[5]:  # a bot that left the referee's process group takes it out of reach of Ctrl-C
+        with contextlib.suppress(OSError):
+            os.setpgid(0, settings[5])
+    if _stack_size() != settings[6]:  # a huge stack size would make every later thread fail to start
+        with contextlib.suppress(ValueError, RuntimeError):
+            _stack_size(settings[6])
     sys_class, trace, profile = settings[_CLASS_AT:_HOOKS_AT]
     if _type(sys) is not sys_class:
         _SET_CLASS(sys, sys_class)
@@ -506,10 +687,12 @@ def _put_settings(settings: tuple[Any, ...], main: bool) -> None:
             else:
                 space.pop(name, None)
         at += len(names)
-    handled = len(_HANDLED) + len(_TIMERS) if main and _ALARMS else 0
+    handled = len(_HANDLED) + len(_TIMERS) + _MASKS if main and _ALARMS else 0
+    if _MASKS and handled and settings[_SIGNALS_AT + handled - 1]:
+        _pthread_sigmask(_sig.SIG_BLOCK, (_sig.SIGINT,))
     if handled:
         handlers = settings[_SIGNALS_AT : _SIGNALS_AT + len(_HANDLED)]
-        timers = settings[_SIGNALS_AT + len(_HANDLED) : _SIGNALS_AT + handled]
+        timers = settings[_SIGNALS_AT + len(_HANDLED) : _SIGNALS_AT + len(_HANDLED) + len(_TIMERS)]
         for timer, was_set in zip(_TIMERS, timers, strict=True):
             if not was_set:
                 _sig.setitimer(timer, 0)
@@ -627,9 +810,13 @@ class InProcessSeat:
             if hasattr(_sig, "pthread_sigmask"):  # the operator's Ctrl-C is the main thread's, never a bot's
                 _sig.pthread_sigmask(_sig.SIG_BLOCK, {_sig.SIGINT})
             try:
-                answers.put(call())
+                answered = call()
             except BaseException:  # only a real interrupt gets here, and it is the main thread's to handle
-                answers.put((False, "KeyboardInterrupt"))
+                answered = (False, "KeyboardInterrupt")
+            if _MASKS and _sig.SIGINT not in _pthread_sigmask(_sig.SIG_BLOCK, ()):
+                _UNBLOCKED[0] = True  # before the answer: the main thread may handle the bot's SIGINT only then
+                _SIGNALLED[0] += 1
+            answers.put(answered)
 
         _Thread(target=run, daemon=True, name="goat-bot").start()
         try:

@@ -42,7 +42,9 @@ import attrs
 from goat import _hypothesis as _types
 from goat.arena.protocol import view_to_json
 from goat.arena.seats import (
+    _getrecursionlimit,
     _Guard,
+    _setrecursionlimit,
     _type_name,
     describe_error,
     interrupts_seen,
@@ -400,18 +402,29 @@ def _call(
     """
     guard = None if seen is None else _Guard(seen, legal)
     before = interrupts_seen()
+    limit = _getrecursionlimit()
+    moved: list[str] = []
+
+    def put_back_the_limit() -> None:  # before anything else: a bot may have left too little room to report it
+        if _getrecursionlimit() != limit:
+            _setrecursionlimit(limit)
+            moved.append("the process's recursion limit")
+
     try:
         with running_a_bot():
             try:
                 method = getattr(bot, what, None)
                 result = None if method is None else method(*args)
             except BaseException as error:
+                put_back_the_limit()
                 if is_real_interrupt(error, before):
                     raise
                 raise StrategyCheckError(f"{where}: {what}() raised {describe_error(error)}") from None
+            finally:
+                put_back_the_limit()
     finally:
         try:
-            changed = [] if guard is None else guard.restore()
+            changed = moved + ([] if guard is None else guard.restore())
         except BaseException as error:  # the bot broke what the check itself reads
             if is_real_interrupt(error, before):
                 raise

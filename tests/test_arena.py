@@ -16,8 +16,8 @@ import time
 import types
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -427,11 +427,11 @@ def test_a_real_ctrl_c_still_stops_the_match(how: str) -> None:
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="tells the sender of a signal on Linux only")
-@pytest.mark.parametrize(
-    "how", ["sending", "ignoring", "thread-directed", "raising", "unblock-kill", "unblock-raise"]
-)
+@pytest.mark.parametrize("how", ["sending", "ignoring", "thread-directed", "raising", "unblock-kill", "unblock-raise"])
 @pytest.mark.parametrize("time_limit", [None, 5.0])  # the bot called in the referee's thread, or in one of its own
-def test_a_sigint_a_bot_sends_or_the_process_ignores_does_not_stop_the_match(how: str, time_limit: float | None) -> None:
+def test_a_sigint_a_bot_sends_or_the_process_ignores_does_not_stop_the_match(
+    how: str, time_limit: float | None
+) -> None:
     # Ignoring, found by CI (which starts the tests in the background): a SIGINT the process ignored was counted
     # as the operator's once the call returned, and stopped the match.  The others found by a hostile review: a
     # SIGINT sent to one thread (pthread_kill, raise_signal) waited, blocked, until the match ended, and was then
@@ -937,7 +937,7 @@ def _change_process(how: str, tmp: str) -> None:
     elif how == "cwd":
         os.chdir(tmp)
     elif how == "nofile":
-        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
         resource.setrlimit(resource.RLIMIT_NOFILE, (16, hard))
     elif how == "stack-size":
         threading.stack_size(1 << 40)  # every thread started later fails to start

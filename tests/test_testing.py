@@ -400,3 +400,23 @@ def test_check_strategy_runs_none_of_a_bots_code_outside_its_guard(made: type, m
     # __repr__, and the check that it is a bot its __getattribute__: each raised its own error, not StrategyCheckError.
     with pytest.raises(StrategyCheckError, match=message):
         check_strategy(lambda seed=None: made(), games=1)
+
+
+@pytest.mark.parametrize("then", ["raise", "return"])
+def test_check_strategy_puts_back_a_recursion_limit_left_too_low_to_report_it(then: str) -> None:
+    # Found by a review: a bot that set the limit just above its own depth made check_strategy raise RecursionError
+    # (the arena caught it), and left the limit there, breaking the process that ran the check.
+    limit = sys.getrecursionlimit()
+
+    def choose(rng: random.Random, view: PlayerView, legal: tuple[Move, ...]) -> Move:
+        depth, frame = 0, sys._getframe()
+        while frame is not None:
+            depth, frame = depth + 1, frame.f_back
+        sys.setrecursionlimit(depth + 2)
+        if then == "raise":
+            raise ValueError("too deep")
+        return legal[0]
+
+    with pytest.raises(StrategyCheckError, match="raised ValueError: too deep|recursion limit"):
+        check_strategy(bot(choose), games=1)
+    assert sys.getrecursionlimit() == limit

@@ -9,7 +9,7 @@ argument, as in the standard library.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 __all__ = [
     "GameNotOverError",
@@ -105,3 +105,31 @@ class MissingExtraError(GoatError, ImportError):
 
     def __init__(self, feature: str, needs: str, extra: str, cause: ImportError) -> None:
         super().__init__(f"{feature} needs {needs}: pip install 'goat-cards[{extra}]' ({cause})", name=cause.name)
+
+
+#: The longest reason a fault (or a strategy's failure) keeps, in characters.
+MAX_REASON: Final = 500
+
+
+def clean_text(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters and made writable as UTF-8 (a lone surrogate becomes ``\\udXXX``)."""
+    if len(text) > limit:
+        text = text[: limit - 1] + "…"
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def describe_error(error: BaseException) -> str:
+    """``"TypeName: message"`` of an error a bot raised, bounded, even if its ``__str__`` raises or lies."""
+    try:
+        name = type(error).__name__
+        if not isinstance(name, str):
+            name = "an exception"
+    except BaseException:
+        name = "an exception"
+    try:
+        message = str(error)  # a bot's code: it may raise, or return something huge
+        if not isinstance(message, str):
+            raise TypeError
+    except BaseException:
+        return f"{name} (whose message cannot be shown)"
+    return clean_text(f"{name}: {message}" if message else name, MAX_REASON)

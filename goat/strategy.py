@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import attrs
 
-from goat.errors import GoatError, shown
+from goat.errors import GoatError, describe_error, shown
 from goat.moves import Move
 from goat.scoring import GameResult
 from goat.view import PlayerView
@@ -288,6 +288,16 @@ def strategy_factory(name: str) -> Callable[..., Any]:
     return _load_factory(entry.load, described)
 
 
+def _check_entry(entry: metadata.EntryPoint, name: str) -> metadata.EntryPoint:
+    """``entry`` if its value is an import path (``package.module:factory``), as loading it needs."""
+    if entry.pattern.match(entry.value) is None or not entry.attr:
+        raise StrategyLoadError(
+            f"the strategy plugin {name!r} ({entry.value!r}) is not an import path such as 'package.module:factory'"
+            f" in its distribution's entry points: the plugin is broken"
+        )
+    return entry
+
+
 def plugin_description(name: str) -> str | None:
     """How errors name the installed plugin ``name``: ``"the strategy plugin 'greedy' from goat-cards 1.0
     (goat.bots.greedy:factory)"``; ``None`` if no plugin, or more than one, claims it.  Imports nothing."""
@@ -321,7 +331,7 @@ def entry_point(name: str) -> metadata.EntryPoint:
         close = difflib.get_close_matches(name, known, n=3)
         hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
         raise StrategyNameError(f"no strategy named {shown(name)}{hint} (known: {', '.join(known) or 'none'})")
-    return entry
+    return _check_entry(entry, name)
 
 
 # An import path as an entry point's value writes it, ``package.module:attr.attr`` (any identifiers, spaces
@@ -352,8 +362,10 @@ def _load_factory(load: Callable[[], Any], what: str) -> Callable[..., Any]:
     """What ``load()`` imports (an entry point's, or an import path's), which must be a callable factory."""
     try:
         factory = load()
-    except (Exception, SystemExit) as error:  # a plugin that calls sys.exit() on import is broken too
-        raise StrategyLoadError(f"{what} failed to import: {type(error).__name__}: {error}") from error
+    except KeyboardInterrupt:  # most likely the person's Ctrl-C while a plugin imports
+        raise
+    except BaseException as error:  # sys.exit() on import, GeneratorExit, a plugin's own BaseException: broken
+        raise StrategyLoadError(f"{what} failed to import: {describe_error(error)}") from error
     if not callable(factory):
         raise StrategyLoadError(f"{what} is {type(factory).__name__}, not a callable factory")
     return factory  # type: ignore[no-any-return]
@@ -500,12 +512,27 @@ def load_strategy(name: str, **options: Any) -> Strategy:
     factory = strategy_factory(name)
     try:
         strategy = factory(**options)
-    except (Exception, SystemExit) as error:
+    except KeyboardInterrupt:  # most likely the person's Ctrl-C: the arena tells a bot's own apart (seats.py)
+        raise
+    except BaseException as error:  # a plugin's failure, whatever it raised (GeneratorExit, its own BaseException)
+        raise StrategyLoadError(f"the factory of strategy {name!r} raised {describe_error(error)}") from error
+    try:
+        usable = isinstance(strategy, Strategy)  # looks its methods up: a __getattr__ of the bot's may raise
+    except KeyboardInterrupt:
+        raise
+    except BaseException as error:
         raise StrategyLoadError(
-            f"the factory of strategy {name!r} raised {type(error).__name__}: {str(error)[:300]}"
+            f"the factory of strategy {name!r} built a {_type_name(strategy)}, whose attributes raise"
+            f" {describe_error(error)}"
         ) from error
-    if not isinstance(strategy, Strategy):
+    if not usable:
         raise StrategyLoadError(
-            f"the factory of strategy {name!r} built {strategy!r}, which has no choose(view, legal) method"
+            f"the factory of strategy {name!r} built {shown(strategy)}, which has no choose(view, legal) method"
         )
-    return strategy
+    return strategy  # type: ignore[no-any-return]
+
+
+def _type_name(value: object) -> str:
+    """The name of ``value``'s real type (not what its ``__class__`` says), safely."""
+    name = type(value).__name__
+    return name if isinstance(name, str) else "object"

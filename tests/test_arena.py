@@ -900,7 +900,10 @@ def test_a_factory_that_raises_in_the_workers_forfeits_its_matches() -> None:
     goat.register_strategy("keyboard-test", keyboard_factory)
     goat.register_strategy("sore-test", sore_loser)
     try:
-        with pytest.raises(goat.StrategyLoadError, match="cannot be built where the matches run: KeyboardInterrupt"):
+        with pytest.raises(
+            goat.StrategyLoadError,
+            match="cannot be built where the matches run: the factory of 'keyboard-test' raised KeyboardInterrupt",
+        ):
             arena.run_tournament(["keyboard-test", "random"], matches=2, seed=1, isolation="none")
         result = arena.run_tournament(["sore-test", "random"], matches=2, seed=1, isolation="none")
     finally:
@@ -981,3 +984,27 @@ print(played.faults[0].reason)
 """
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert done.stdout.split("\n")[0] == "0 tamper True", done.stdout + done.stderr
+
+
+def sleeper_factory(*, seed: int | None = None) -> goat.Strategy:
+    if seed != 0:  # quick for the referee's checks, which build every entrant with seed 0: endless in the matches
+        time.sleep(3600)
+    return goat.load_strategy("random", seed=seed)
+
+
+def test_a_factory_that_never_returns_forfeits_its_matches_within_the_budget() -> None:
+    # Found by a hostile review: bots were built with no budget, so a factory that hung where the matches run hung
+    # the tournament, whatever its time_limit said.
+    goat.register_strategy("sleeper-test", sleeper_factory)
+    try:
+        result = arena.run_tournament(
+            ["sleeper-test", "random"],
+            matches=2,
+            seed=1,
+            isolation="none",
+            time_limit=0.2,
+            executor=ThreadPoolExecutor(2),
+        )
+    finally:
+        goat.unregister_strategy("sleeper-test")
+    assert result.void == () and result["random"].match_wins == 2 and result["sleeper-test"].faults == 2

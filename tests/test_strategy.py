@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import goat
-from goat import StrategyLoadError
+from goat import StrategyLoadError, arena
 
 
 def test_builtins_are_listed_with_distribution_and_version() -> None:
@@ -119,6 +119,55 @@ def test_a_plugin_that_fails_to_import_is_loud_and_named(fake_distribution: Any)
     message = str(raised.value)
     assert "'broken'" in message and "goat-bot-broken 0.3" in message
     assert "RuntimeError: missing model file" in message
+
+
+class _Odd(BaseException):
+    """Neither an Exception nor an interrupt."""
+
+
+class _BadStrError(Exception):
+    def __str__(self) -> str:
+        raise RuntimeError("no str for you")
+
+
+class _Bomb:
+    def __getattr__(self, name: str) -> Any:
+        raise ValueError(f"no {name} here")
+
+
+@pytest.mark.parametrize(
+    ("factory", "said"),
+    [
+        (lambda *, seed=None: (_ for _ in ()).throw(_Odd("odd")), "raised _Odd: odd"),
+        (lambda *, seed=None: (_ for _ in ()).throw(GeneratorExit()), "raised GeneratorExit"),
+        (
+            lambda *, seed=None: (_ for _ in ()).throw(_BadStrError()),
+            "raised _BadStrError \\(whose message cannot be shown\\)",
+        ),
+        (lambda *, seed=None: _Bomb(), "built a _Bomb, whose attributes raise ValueError: no choose here"),
+    ],
+)
+def test_whatever_a_factory_raises_is_a_load_error(factory: Any, said: str) -> None:
+    # Found by a hostile review: a BaseException, an error whose __str__ raised, or a bot whose attributes raise
+    # escaped load_strategy as themselves.
+    goat.register_strategy("odd-test", factory)
+    try:
+        with pytest.raises(StrategyLoadError, match=said):
+            goat.load_strategy("odd-test")
+    finally:
+        goat.unregister_strategy("odd-test")
+
+
+def test_a_plugin_whose_entry_point_is_no_import_path_is_refused(fake_distribution: Any) -> None:
+    # Found by a hostile review: loading it raised AttributeError from importlib.metadata, and so did a tournament
+    # (which reads its import path to seal it).
+    fake_distribution("goat-bot-badvalue", {"badvalue": "this is not : an import path!!"})
+    for attempt in (
+        lambda: goat.load_strategy("badvalue"),
+        lambda: arena.run_tournament(["badvalue", "random"], matches=2, seed=1),
+    ):
+        with pytest.raises(StrategyLoadError, match=r"'badvalue' .* is not an import path"):
+            attempt()
 
 
 def test_a_plugin_whose_factory_is_not_callable_is_refused(fake_distribution: Any) -> None:

@@ -417,6 +417,6 @@ def test_check_strategy_puts_back_a_recursion_limit_left_too_low_to_report_it(th
             raise ValueError("too deep")
         return legal[0]
 
-    with pytest.raises(StrategyCheckError, match="raised ValueError: too deep|recursion limit"):
+    with pytest.raises(StrategyCheckError, match=r"raised ValueError: too deep|recursion limit"):
         check_strategy(bot(choose), games=1)
     assert sys.getrecursionlimit() == limit

@@ -33,15 +33,13 @@ import attrs
 
 from goat.arena.sealed import DEFAULT_TIME_LIMIT, BotFault, ProcessStrategy
 from goat.cards import DECK, Card
+from goat.errors import MAX_REASON, GoatError, clean_text, describe_error
 from goat.moves import Move, MoveKind
 from goat.scoring import GameResult
 from goat.strategy import Strategy, move_key
 from goat.view import PlayerView, SeenMove, SeenTrick
 
 __all__ = ["InProcessSeat", "SealedSeat", "SeatFault", "clean_text", "describe_error", "watching_interrupts"]
-
-#: The longest reason a fault keeps, in characters.
-MAX_REASON: Final = 500
 
 
 class SeatFault(Exception):  # noqa: N818 - "fault" is the arena's word (records.Fault)
@@ -53,29 +51,8 @@ class SeatFault(Exception):  # noqa: N818 - "fault" is the arena's word (records
         self.reason = clean_text(reason, MAX_REASON)
         self.stderr = clean_text(stderr, 1 << 16) if stderr else None
 
-
-def clean_text(text: str, limit: int) -> str:
-    """``text`` cut to ``limit`` characters and made writable as UTF-8 (a lone surrogate becomes ``\\udXXX``)."""
-    if len(text) > limit:
-        text = text[: limit - 1] + "…"
-    return text.encode("utf-8", "backslashreplace").decode("utf-8")
-
-
-def describe_error(error: BaseException) -> str:
-    """``"TypeName: message"`` of an error a bot raised, bounded, even if its ``__str__`` raises or lies."""
-    try:
-        name = type(error).__name__
-        if not isinstance(name, str):
-            name = "an exception"
-    except BaseException:
-        name = "an exception"
-    try:
-        message = str(error)  # a bot's code: it may raise, or return something huge
-        if not isinstance(message, str):
-            raise TypeError
-    except BaseException:
-        return f"{name} (whose message cannot be shown)"
-    return clean_text(f"{name}: {message}" if message else name, MAX_REASON)
+    def __reduce__(self) -> tuple[Any, ...]:  # it travels back from a worker process (a tournament's probe)
+        return (SeatFault, (self.kind, self.reason, self.stderr))
 
 
 # --- a real Ctrl-C, told apart from a bot's KeyboardInterrupt or SIGINT ---------------------------
@@ -804,26 +781,12 @@ class InProcessSeat:
         return value
 
     def _in_thread(self, call: Callable[[], tuple[bool, Any]], what: str) -> tuple[bool, Any]:
-        answers: queue.Queue[tuple[bool, Any]] = queue.Queue(maxsize=1)
-
-        def run() -> None:
-            if hasattr(_sig, "pthread_sigmask"):  # the operator's Ctrl-C is the main thread's, never a bot's
-                _sig.pthread_sigmask(_sig.SIG_BLOCK, {_sig.SIGINT})
-            try:
-                answered = call()
-            except BaseException:  # only a real interrupt gets here, and it is the main thread's to handle
-                answered = (False, "KeyboardInterrupt")
-            if _MASKS and _sig.SIGINT not in _pthread_sigmask(_sig.SIG_BLOCK, ()):
-                _UNBLOCKED[0] = True  # before the answer: the main thread may handle the bot's SIGINT only then
-                _SIGNALLED[0] += 1
-            answers.put(answered)
-
-        _Thread(target=run, daemon=True, name="goat-bot").start()
-        try:
-            return answers.get(timeout=self.time_limit)
-        except queue.Empty:
+        assert self.time_limit is not None
+        answered = in_a_thread(call, self.time_limit, what)
+        if answered is None:
             self.abandoned = f"its {what}() overran the budget of {self.time_limit:g} s"
-            raise SeatFault("timeout", f"{what}() gave no answer within the budget of {self.time_limit:g} s") from None
+            raise SeatFault("timeout", f"{what}() gave no answer within the budget of {self.time_limit:g} s")
+        return answered
 
     def start_game(self, seen: PlayerView) -> None:
         self._call("start_game", seen, (), [seen])
@@ -895,6 +858,60 @@ class SealedSeat:
 
 
 Seat = InProcessSeat | SealedSeat
+
+
+def in_a_thread(call: Callable[[], tuple[bool, Any]], seconds: float, what: str) -> tuple[bool, Any] | None:
+    """``call()`` in a thread of its own, with SIGINT blocked there (the operator's Ctrl-C is the main thread's,
+    never a bot's); what it returned, or ``None`` if it did not return within ``seconds`` (the thread is left to
+    run on: nothing in-process can stop it).  A thread that cannot be started is a fault of the call."""
+    answers: queue.Queue[tuple[bool, Any]] = queue.Queue(maxsize=1)
+
+    def run() -> None:
+        if hasattr(_sig, "pthread_sigmask"):
+            _sig.pthread_sigmask(_sig.SIG_BLOCK, {_sig.SIGINT})
+        try:
+            answered = call()
+        except BaseException:  # only a real interrupt gets here, and it is the main thread's to handle
+            answered = (False, "KeyboardInterrupt")
+        if _MASKS and _sig.SIGINT not in _pthread_sigmask(_sig.SIG_BLOCK, ()):
+            _UNBLOCKED[0] = True  # before the answer: the main thread may handle the bot's SIGINT only then
+            _SIGNALLED[0] += 1
+        answers.put(answered)
+
+    try:
+        _Thread(target=run, daemon=True, name="goat-bot").start()
+    except RuntimeError as error:  # no thread to be had: too many left running by bots, a stack size too large
+        raise SeatFault("crash", f"the referee could not start a thread for its {what}(): {error}") from None
+    try:
+        return answers.get(timeout=seconds)
+    except queue.Empty:
+        return None
+
+
+def build_within(build: Callable[[], Strategy], seconds: float | None, what: str) -> Strategy:
+    """``build()`` — a bot's factory, which is a bot's code too — as a bot's call: within ``seconds`` if given, in a
+    thread of its own; :class:`SeatFault` if it raises (``BaseException`` too, but a real Ctrl-C) or overruns."""
+    before = interrupts_seen()
+
+    def call() -> tuple[bool, Any]:
+        with running_a_bot():
+            try:
+                return (True, build())
+            except BaseException as error:
+                if is_real_interrupt(error, before):
+                    raise
+                # goat's own errors (load_strategy's: the name, the options) are kept for the caller; a bot's
+                # are let go here, so that nothing of theirs (a finaliser) runs later, outside the call
+                return (False, (describe_error(error), error if isinstance(error, GoatError) else None))
+
+    answered = call() if seconds is None else in_a_thread(call, seconds, what)
+    if answered is None:
+        raise SeatFault("timeout", f"{what} gave no bot within the budget of {seconds:g} s")
+    ok, value = answered
+    if not ok:
+        described, error = value
+        raise SeatFault("exception", f"{what} raised {described}") from error
+    return value  # type: ignore[no-any-return]
 
 
 def launch(seats: list[Seat]) -> None:

@@ -22,15 +22,23 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
+from functools import partial
 from typing import Any, Literal
 
 import attrs
 
 from goat.arena.game import FaultPolicy, check_policy, play_match
 from goat.arena.sealed import BotFault, ProcessStrategy, bot_command, import_path_env, split_command
-from goat.arena.seats import describe_error, interrupts_seen, is_real_interrupt, watching_interrupts
+from goat.arena.seats import (
+    SeatFault,
+    build_within,
+    describe_error,
+    interrupts_seen,
+    is_real_interrupt,
+    watching_interrupts,
+)
 from goat.arena.stats import MatchOutcome, TournamentResult, totals
-from goat.errors import shown
+from goat.errors import GoatError, shown
 from goat.strategy import (
     _REGISTERED,
     EXEC_PREFIX,
@@ -200,7 +208,12 @@ def _run_job(job: _Job) -> MatchOutcome:
     before = interrupts_seen()
     for seat, plan in enumerate(plans):
         try:  # a factory is a bot's code too: what it raises here is its team's fault, not the tournament's end
-            bots.append(plan.build(base + seat, job.time_limit, job.memory_mb, job.cpu_seconds))
+
+            def build(plan: _Plan = plan, seed: int = base + seat) -> Strategy:
+                return plan.build(seed, job.time_limit, job.memory_mb, job.cpu_seconds)
+
+            # within the match's budget: a factory that never returns forfeits its team's match, and no more
+            bots.append(build() if plan.sealed is not None else build_within(build, job.time_limit, "its factory"))
         except BaseException as error:
             for bot in bots:
                 if isinstance(bot, ProcessStrategy):
@@ -239,11 +252,15 @@ def _become_worker() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _probe(plans: Sequence[_Plan]) -> None:
+def _probe(plans: Sequence[_Plan], time_limit: float | None) -> None:
     """Build every entrant once where the matches will run, a sealed one up to its ``hello``: a name that
-    fails there fails the tournament before its first match."""
+    fails there fails the tournament before its first match (an in-process factory within ``time_limit``)."""
     for plan in plans:
-        bot = plan.build(0, None, None, None)
+
+        def build(plan: _Plan = plan) -> Strategy:
+            return plan.build(0, None, None, None)
+
+        bot = build() if plan.sealed is not None else build_within(build, time_limit, f"the factory of {plan.title!r}")
         if isinstance(bot, ProcessStrategy):
             try:
                 bot.hello(seat=0)
@@ -344,7 +361,12 @@ def run_tournament(
     plans = [_plan(entrant, isolation) for entrant in field]
     for plan in plans:  # fail early, in this process, on a name that cannot be loaded
         if plan.sealed is None:
-            plan.entrant.build(0)
+            try:
+                build_within(partial(plan.entrant.build, 0), time_limit, f"the factory of {plan.title!r}")
+            except SeatFault as fault:
+                if isinstance(fault.__cause__, GoatError):  # load_strategy's own: the name or its options
+                    raise fault.__cause__ from None
+                raise StrategyLoadError(f"entrant {shown(plan.title)}: {fault.reason}") from None
     _check_travel(plans, executor)
     jobs = _jobs(plans, matches // 2, seed, on_fault, time_limit, memory_mb, cpu_seconds)
     started = time.perf_counter()
@@ -357,13 +379,12 @@ def run_tournament(
         before = interrupts_seen()
         try:
             try:
-                pool.submit(_probe, plans).result()
+                pool.submit(_probe, plans, time_limit).result()
             except BaseException as error:  # what the entrants' code raised where they are built
                 if is_real_interrupt(error, before):
                     raise
-                raise StrategyLoadError(
-                    f"the entrants cannot be built where the matches run: {describe_error(error)}"
-                ) from None
+                said = error.reason if isinstance(error, SeatFault) else describe_error(error)
+                raise StrategyLoadError(f"the entrants cannot be built where the matches run: {said}") from None
             lost = _play_jobs(pool, jobs, outcomes, progress, before)
             stopped = False
         finally:

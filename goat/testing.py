@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from goat.errors import MissingExtraError, shown
+from goat.errors import GoatError, MissingExtraError, shown
 
 try:
     from hypothesis import strategies as st
@@ -53,7 +53,7 @@ from goat.arena.seats import (
     watching_interrupts,
 )
 from goat.cards import DECK, Card, Suit
-from goat.moves import Move, MoveKind
+from goat.moves import Move, MoveKind, repair_moves
 from goat.rules import MATCH_LIMIT, legal_moves, new_game, play
 from goat.scoring import GameResult, Match, score
 from goat.seats import is_seat
@@ -530,8 +530,18 @@ def _run(factory: Callable[..., Any], games: int, seed: int, options: dict[str, 
     for game in range(1, games + 1):
         if match.is_over:
             match = Match(first_dealer=game % 4)
-        state, chosen = _play_checked(bots, match.new_game(seed=seed * 100_003 + game), game)
-        match = match.record(state)
+        try:
+            state, chosen = _play_checked(bots, match.new_game(seed=seed * 100_003 + game), game)
+            match = match.record(state)
+        except GoatError as error:  # the check's own step failed: the engine's moves were changed behind its back
+            changed = repair_moves()
+            if not changed:
+                raise
+            raise StrategyCheckError(
+                f"game {game}: the bot changed {changed} of the engine's shared moves (with object.__setattr__ on"
+                f" moves it got from the engine), which were made afresh; the check's own step then failed with"
+                f" {describe_error(error)}"
+            ) from None
         runs.append(chosen)
     return runs
 

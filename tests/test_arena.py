@@ -23,6 +23,7 @@ import pytest
 
 import goat
 from goat import Move, MoveKind, PlayerView, arena, records
+from goat.testing import StrategyCheckError, check_strategy
 
 
 class InlineExecutor(Executor):
@@ -1008,3 +1009,30 @@ def test_a_factory_that_never_returns_forfeits_its_matches_within_the_budget() -
     finally:
         goat.unregister_strategy("sleeper-test")
     assert result.void == () and result["random"].match_wins == 2 and result["sleeper-test"].faults == 2
+
+
+class Saboteur:
+    """Changes the engine's shared moves of the next seat behind the guard's back: it gets them from Move.from_str,
+    not from its view or its legal moves."""
+
+    def choose(self, view: PlayerView, legal: tuple[Move, ...]) -> Move:
+        seat = (view.seat + 1) % 4
+        for card in goat.DECK:
+            for kind in ("lead", "beat", "pass"):
+                move = Move.from_str(f"{seat} {kind} {card}")
+                object.__setattr__(move, "_key", Move.from_str(f"{seat} {kind} {goat.DECK[0]}")._key)
+        return legal[0]
+
+
+def test_changed_shared_moves_fail_the_match_saying_so_and_are_made_afresh() -> None:
+    # Found by a hostile review: the next seat's move failed in the referee's own play (an IllegalMoveError that
+    # named nobody), the next match in the process failed too, and check_strategy raised IllegalMoveError.
+    # In-process play cannot tell which bot did it (docs/sealed.md): the match fails saying what happened, the
+    # moves are made afresh, and the next match is sound.
+    with pytest.raises(arena.EngineTamperedError, match="an in-process bot tampered with them"):
+        arena.play_match([Saboteur(), *bots("random", "random", "random")], seed=4)
+    honest = arena.play_match(bots("random", "random", "random", "random"), seed=4)
+    assert honest.faults == () and all(records.loads(records.dumps(g)) == g for g in honest.games)
+    with pytest.raises(StrategyCheckError, match=r"the bot changed .* of the engine's shared moves"):
+        check_strategy(lambda *, seed=None: Saboteur(), games=1)
+    assert goat.moves.repair_moves() == 0

@@ -33,13 +33,14 @@ from typing import TYPE_CHECKING
 from goat._lazy import lazy
 
 if TYPE_CHECKING:
-    from goat.arena.game import FaultPolicy, MatchRecord, play_game, play_match
+    from goat.arena.game import EngineTamperedError, FaultPolicy, MatchRecord, play_game, play_match
     from goat.arena.sealed import BotFault, ProcessStrategy
     from goat.arena.stats import EntrantResult, MatchOutcome, TournamentResult, wilson_interval
     from goat.arena.tournament import Entrant, Isolation, run_tournament
 
 __all__ = [
     "BotFault",
+    "EngineTamperedError",
     "Entrant",
     "EntrantResult",
     "FaultPolicy",
@@ -58,7 +59,9 @@ __all__ = [
 # for goat.arena.protocol alone, and should not pay at every start for the referee's tournaments and
 # executors (about a fifth of its start-up).
 _LAZY = {
-    **dict.fromkeys(("FaultPolicy", "MatchRecord", "play_game", "play_match"), "goat.arena.game"),
+    **dict.fromkeys(
+        ("EngineTamperedError", "FaultPolicy", "MatchRecord", "play_game", "play_match"), "goat.arena.game"
+    ),
     **dict.fromkeys(("BotFault", "ProcessStrategy"), "goat.arena.sealed"),
     **dict.fromkeys(("EntrantResult", "MatchOutcome", "TournamentResult", "wilson_interval"), "goat.arena.stats"),
     **dict.fromkeys(("Entrant", "Isolation", "run_tournament"), "goat.arena.tournament"),

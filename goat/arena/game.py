@@ -15,14 +15,16 @@ A fault never ends the match or the tournament — a real Ctrl-C of the person r
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Literal
 
 import attrs
 
 from goat.arena.sealed import check_seconds
 from goat.arena.seats import Seat, SeatFault, close, launch, seats_for, watching_interrupts
-from goat.errors import shown
+from goat.errors import GoatError, describe_error, shown
+from goat.moves import repair_moves
 from goat.records import Fault, GameRecord, MatchRecord, from_state
 from goat.records.values import MAX_SEED
 from goat.rules import new_game, play
@@ -31,7 +33,7 @@ from goat.state import GameState
 from goat.strategy import Strategy
 from goat.view import view
 
-__all__ = ["FaultPolicy", "MatchRecord", "play_game", "play_match"]
+__all__ = ["EngineTamperedError", "FaultPolicy", "MatchRecord", "play_game", "play_match"]
 
 FaultPolicy = Literal["forfeit", "random"]
 #: A safety stop: no real match lasts this many games (each game gives 2 or more defeat-scores, or balls).
@@ -142,7 +144,7 @@ def play_game(
     label = _names(names)
     try:
         launch(seats)
-        with watching_interrupts():
+        with watching_interrupts(), _engine_checked():
             return _play(seats, state, seed=seed, on_fault=on_fault, names=label, rng=random.Random(seed))
     finally:
         close(seats)
@@ -168,10 +170,34 @@ def play_match(
     seats = seats_for(bots, time_limit)
     try:
         launch(seats)
-        with watching_interrupts():
+        with watching_interrupts(), _engine_checked():
             return _match(seats, seed, on_fault, _names(names))
     finally:
         close(seats)
+
+
+class EngineTamperedError(RuntimeError):
+    """The engine's shared move objects were changed while bots played in-process (see :func:`_engine_checked`)."""
+
+
+@contextmanager
+def _engine_checked() -> Iterator[None]:
+    """The referee's own steps cannot fail in a game it plays: if one does (a GoatError from its own play of a
+    legal move, or from its record), an in-process bot may have changed the engine's shared moves behind the
+    guard's back (``object.__setattr__`` on one it got from ``Move.from_str``).  They are put back as made — so that
+    the games played next in this process are sound — and the match fails saying so: in-process play cannot tell
+    which bot did it, sealed play is not exposed to it."""
+    try:
+        yield
+    except GoatError as error:
+        changed = repair_moves()
+        if not changed:
+            raise
+        raise EngineTamperedError(
+            f"the engine's shared moves were changed during the match ({changed} found, and made afresh): an"
+            f" in-process bot tampered with them, which in-process play cannot tell; play untrusted bots sealed"
+            f" (isolation='process').  The referee's step failed with {describe_error(error)}"
+        ) from None
 
 
 def _names(names: Sequence[str] | None) -> tuple[str, ...] | None:

@@ -16,7 +16,7 @@ from typing import Any, Final
 
 from goat.cards import DECK, Card
 from goat.errors import GoatError, shown
-from goat.moves import Move
+from goat.moves import HOLDERS_OF_MOVES, Move
 from goat.records.values import (
     FAULT_KINDS,
     Fault,
@@ -254,6 +254,7 @@ _RESULT_KEYS: Final = {"points", "tricks", "defeat", "balls", "winner", "last_tr
 
 
 _MOVES: dict[str, Move] = {}
+HOLDERS_OF_MOVES.append(_MOVES.clear)
 _CARDS: Final = {str(card): card for card in DECK}
 
 

@@ -29,6 +29,7 @@ from goat.errors import (
     InvalidMoveError,
     InvalidSeatError,
     InvalidTrickError,
+    InvalidViewError,
     ScoringError,
 )
 from goat.moves import Move, MoveKind
@@ -67,6 +68,7 @@ __all__ = [
     "InvalidMoveError",
     "InvalidSeatError",
     "InvalidTrickError",
+    "InvalidViewError",
     "Match",
     "Move",
     "MoveKind",

@@ -178,7 +178,7 @@ class Card:
     @classmethod
     def from_index(cls, index: int) -> Card:
         """The card at ``index`` of :data:`DECK` (0–35)."""
-        if index.__class__ is not int or not 0 <= index < 36:  # (True is no index)
+        if type(index) is not int or not 0 <= index < 36:  # (True is no index)
             raise InvalidCardError(f"not a card index: {shown(index)} (expected 0–35)")
         return DECK[index]
 
@@ -208,12 +208,12 @@ class Card:
 
     # Equality, hashing and order go by the index alone: it is the card.
     def __eq__(self, other: object) -> bool:
-        if other.__class__ is Card:
+        if type(other) is Card:
             return self.index == other.index
         return NotImplemented
 
     def __ne__(self, other: object) -> bool:
-        if other.__class__ is Card:
+        if type(other) is Card:
             return self.index != other.index
         return NotImplemented
 
@@ -221,22 +221,22 @@ class Card:
         return self.index
 
     def __lt__(self, other: Card) -> bool:
-        if other.__class__ is Card:
+        if type(other) is Card:
             return self.index < other.index
         return NotImplemented
 
     def __le__(self, other: Card) -> bool:
-        if other.__class__ is Card:
+        if type(other) is Card:
             return self.index <= other.index
         return NotImplemented
 
     def __gt__(self, other: Card) -> bool:
-        if other.__class__ is Card:
+        if type(other) is Card:
             return self.index > other.index
         return NotImplemented
 
     def __ge__(self, other: Card) -> bool:
-        if other.__class__ is Card:
+        if type(other) is Card:
             return self.index >= other.index
         return NotImplemented
 
@@ -273,7 +273,7 @@ def beats(a: Card, b: Card, trump: Suit) -> bool:
     >>> beats(Card.from_str("AS"), Card.from_str("10D"), Suit.HEARTS)
     False
     """
-    if a.__class__ is not Card or b.__class__ is not Card:
+    if type(a) is not Card or type(b) is not Card:
         raise TypeError(f"beats() compares two Card objects, not {shown(a)} and {shown(b)}")
     return bool(BEATERS[_trump_index(trump)][b.index] >> a.index & 1)
 
@@ -324,7 +324,7 @@ def mask_of(cards: Iterable[Card], what: str = "cards") -> int:
     mask = 0
     count = 0
     for card in cards:
-        if card.__class__ is not Card:
+        if type(card) is not Card:
             raise TypeError(f"{what}: expected Card objects, got {shown(card)}")
         mask |= 1 << card.index
         count += 1

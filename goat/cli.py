@@ -126,7 +126,7 @@ class _Seed(click.ParamType):  # type: ignore[type-arg]  # generic in click 8.2,
     name = "integer"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
-        if value.__class__ is int:
+        if type(value) is int:
             number: int = value
         else:
             text = str(value).strip()

@@ -20,6 +20,7 @@ __all__ = [
     "InvalidMoveError",
     "InvalidSeatError",
     "InvalidTrickError",
+    "InvalidViewError",
     "MissingExtraError",
     "ScoringError",
 ]
@@ -30,7 +31,7 @@ def shown(value: object, size: int = 80) -> str:
     a megabyte of text, a million-item list or nesting a thousand deep is cut short as it is written
     (:mod:`reprlib`), an int too long for ``repr`` (over 4,300 digits) is told by its size, a ``repr`` that fails
     (a caller's own object's) by the type."""
-    if value.__class__ is int and value.bit_length() > 256:
+    if type(value) is int and value.bit_length() > 256:
         return f"an int of {value.bit_length()} bits"
     try:
         text = _repr().repr(value)
@@ -85,7 +86,12 @@ class InvalidTrickError(GoatError, ValueError):
 
 
 class InvalidDealError(GoatError, ValueError):
-    """Arguments of :func:`goat.new_game` that cannot start a game (R7–R9)."""
+    """Arguments of :func:`goat.new_game` that cannot start a game (R7–R9), or a :class:`goat.GameState` made by
+    hand whose position is not one its own deal and moves give."""
+
+
+class InvalidViewError(GoatError, ValueError):
+    """A :class:`goat.PlayerView` made by hand with fields no seat's view of a game has (R23)."""
 
 
 class GameNotOverError(GoatError, ValueError):

@@ -54,13 +54,13 @@ _CARD_BIT: Final = {str(card): 1 << card.index for card in DECK}  # by the card'
 
 
 def _to_cards(value: Iterable[Card] | str) -> frozenset[Card]:
-    if value.__class__ is frozenset:
+    if type(value) is frozenset:
         return value
     if isinstance(value, bytes) or not isinstance(value, Iterable):
         raise TypeError(f"a move's cards are Card objects or card text such as '10H QH', not {shown(value)}")
     listed = cards(value) if isinstance(value, str) else list(value)
     for card in listed:
-        if card.__class__ is not Card:
+        if type(card) is not Card:
             raise TypeError(f"a move holds Card objects, not {shown(card)}")
     found = frozenset(listed)
     if len(found) != len(listed):  # a set holds each card once: one given twice is a mistake, not a move
@@ -74,7 +74,7 @@ def _check_seat(instance: object, attribute: object, seat: int) -> None:
 
 def _check_cards(instance: object, attribute: object, value: frozenset[Card]) -> None:
     for card in value:
-        if card.__class__ is not Card:
+        if type(card) is not Card:
             raise TypeError(f"a move holds Card objects, not {shown(card)}")
 
 
@@ -158,12 +158,12 @@ class Move:
     _repr_pretty_ = pretty_by_repr
 
     def __eq__(self, other: object) -> bool:
-        if other.__class__ is Move:
+        if type(other) is Move:
             return self._key == other._key
         return NotImplemented
 
     def __ne__(self, other: object) -> bool:
-        if other.__class__ is Move:
+        if type(other) is Move:
             return self._key != other._key
         return NotImplemented
 

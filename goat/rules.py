@@ -150,14 +150,14 @@ def new_game(
     >>> state.leader, state.trump
     (0, Suit.SPADES)
     """
-    if seed is not None and seed.__class__ is not int:
+    if seed is not None and type(seed) is not int:
         raise TypeError(f"seed must be an int or None, not {type(seed).__name__}")
-    if dealer.__class__ is not int or not 0 <= dealer <= 3:
+    if type(dealer) is not int or not 0 <= dealer <= 3:
         check_seat(dealer, "dealer", InvalidDealError)
     if defeat is not _NO_DEFEAT and (
         not isinstance(defeat, tuple)
         or len(defeat) != 2
-        or any(score.__class__ is not int or score < 0 for score in defeat)
+        or any(type(score) is not int or score < 0 for score in defeat)
     ):
         raise InvalidDealError(f"defeat must be two non-negative ints, not {shown(defeat)}")
     if defeat is not _NO_DEFEAT and max(defeat) >= MATCH_LIMIT:
@@ -184,7 +184,7 @@ def new_game(
                 raise InvalidDealError(
                     f"the trump card must lie in the stock (R8); {trump_card} is dealt to seat {seat}"
                 )
-    state = state_of(deal(indices, trump, dealer, defeat if defeat.__class__ is tuple else (defeat[0], defeat[1])))
+    state = state_of(deal(indices, trump, dealer, defeat if type(defeat) is tuple else (defeat[0], defeat[1])))
     return _play_all(state, moves) if moves else state
 
 
@@ -196,7 +196,7 @@ def _play_all(state: GameState, moves: Iterable[Move | str]) -> GameState:
         try:
             if isinstance(move, str):
                 move = Move.from_str(move)
-            elif move.__class__ is not Move:
+            elif type(move) is not Move:
                 raise TypeError(f"a Move or move text such as '1 lead 10H', not {shown(move)}")
             state = play(state, move)
         except InvalidMoveError as error:
@@ -225,7 +225,7 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
     trick has none yet, its molodka (R14).
     """
     global _last
-    if state.__class__ is not GameState:
+    if type(state) is not GameState:
         raise TypeError(f"legal_moves() takes a GameState, not {type(state).__name__}")
     last = _last
     if last[0] is state:
@@ -244,7 +244,7 @@ def play(state: GameState, move: Move) -> GameState:
     Raises :class:`~goat.IllegalMoveError` (a :class:`ValueError`) saying why
     when the rules forbid the move in this state.
     """
-    if move.__class__ is not Move or state.__class__ is not GameState:
+    if type(move) is not Move or type(state) is not GameState:
         raise TypeError(f"play() takes a GameState and a Move, not {type(state).__name__} and {type(move).__name__}")
     core = step(state._core, move._key)
     if core is None:
@@ -323,7 +323,7 @@ def trick_winner(plays: Sequence[Move], trump: Suit) -> int:
     if isinstance(plays, (str, bytes)) or not isinstance(plays, Iterable):
         raise TypeError(f"trick_winner(): plays must be a sequence of four Move objects, not {shown(plays)}")
     plays = tuple(plays)
-    if len(plays) != 4 or any(p.__class__ is not Move for p in plays):
+    if len(plays) != 4 or any(type(p) is not Move for p in plays):
         raise InvalidTrickError(f"a finished trick is four moves, not {shown(plays)}")
     first = plays[0]
     if first.kind not in (MoveKind.LEAD, MoveKind.MOLODKA):

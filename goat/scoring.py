@@ -30,7 +30,7 @@ def _to_pair(value: object, name: str) -> tuple[int, int]:
     if len(value) != 2:
         raise ScoringError(f"GameResult: {name} must be two numbers, one per team, not {shown(value)}")
     first, second = value
-    if first.__class__ is not int or second.__class__ is not int:
+    if type(first) is not int or type(second) is not int:
         raise TypeError(f"GameResult: {name} must be a pair of ints by team, not {shown(value)}")
     return (first, second)
 
@@ -50,9 +50,9 @@ def _defeat(value: object) -> tuple[int, int]:
 def _check_result(result: GameResult) -> None:
     """The facts every game's result obeys (R18–R20), forfeits included."""
     points, tricks, defeat = result.points, result.tricks, result.defeat
-    if result.balls.__class__ is not bool:
+    if type(result.balls) is not bool:
         raise TypeError(f"GameResult: balls must be True or False, not {shown(result.balls)}")
-    if result.winner is not None and (result.winner.__class__ is not int or result.winner not in (0, 1)):
+    if result.winner is not None and (type(result.winner) is not int or result.winner not in (0, 1)):
         raise ScoringError(f"GameResult: winner must be a team 0 or 1, or None for balls, not {shown(result.winner)}")
     check_seat(result.last_trick_winner, "GameResult: last_trick_winner", ScoringError)
     if min(points) < 0 or sum(points) != 120:
@@ -140,7 +140,7 @@ def defeat_scores(points: int, tricks: int) -> int:
     :class:`~goat.ScoringError` (a :class:`ValueError`) for totals no game can
     produce (points outside 0–120, tricks outside 0–9, points without a trick).
     """
-    if points.__class__ is not int or tricks.__class__ is not int:
+    if type(points) is not int or type(tricks) is not int:
         raise TypeError(f"defeat_scores() takes two ints, points and tricks, not {shown(points)} and {shown(tricks)}")
     if not 0 <= points <= 120:
         raise ScoringError(f"a team's points are 0–120 (R18), not {shown(points)}")

@@ -11,7 +11,7 @@ __all__ = ["check_seat", "is_seat"]
 
 def is_seat(value: object) -> TypeGuard[int]:
     """Whether ``value`` is a seat number: an int 0–3 (``True`` is not a seat)."""
-    return value.__class__ is int and 0 <= value <= 3
+    return type(value) is int and 0 <= value <= 3
 
 
 def check_seat(value: object, what: str = "a seat", error: type[Exception] = InvalidSeatError) -> int:

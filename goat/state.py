@@ -31,7 +31,7 @@ from goat._core import (
     mask_points,
 )
 from goat.cards import DECK, SUITS, Card, Suit, cards_of, describe, pretty_by_repr
-from goat.errors import InvalidTrickError, shown
+from goat.errors import GoatError, InvalidDealError, InvalidTrickError, shown
 from goat.moves import HOLDERS_OF_MOVES, Move, move_by_key
 from goat.seats import check_seat
 
@@ -89,7 +89,7 @@ class Trick:
 
 def check_trick(plays: object, kind: type, winner: object, what: str) -> None:
     """A finished trick's plays: four, one per seat, each of as many cards (R10, R11); its winner one of them."""
-    if not isinstance(plays, tuple) or not all(play.__class__ is kind for play in plays):
+    if not isinstance(plays, tuple) or not all(type(play) is kind for play in plays):
         raise TypeError(f"{what}'s plays are a tuple of {kind.__name__} objects, not {shown(plays)}")
     seats = {play.seat for play in plays}
     sizes = {len(play.cards) if kind is Move else play.size for play in plays}
@@ -136,6 +136,11 @@ class GameState:
 
     #: The kernel's position (see :mod:`goat._kernel`); :func:`state_of` makes a state of one.
     _core: Core
+
+    def __attrs_post_init__(self) -> None:
+        # Only a state made by hand runs this (GameState(core), attrs.evolve): the engine makes its states with
+        # state_of, past __init__.  A position no game reaches would fail deep inside whatever read it next.
+        _check_position(self._core)
 
     @property
     def hands(self) -> tuple[frozenset[Card], ...]:
@@ -257,6 +262,41 @@ class GameState:
         from goat import svg  # imported when drawn: goat.svg builds on this module
 
         return svg.table(self)
+
+
+def _plain(value: object, depth: int = 0) -> bool:
+    """Whether ``value`` is made of exact ints, tuples and ``None`` only, as the kernel's positions are (so that
+    comparing it runs no code of another class's)."""
+    if value is None or type(value) is int:
+        return True
+    if type(value) is not tuple or depth > 1000:
+        return False
+    return all(_plain(item, depth + 1) for item in value)
+
+
+def _check_position(core: object) -> None:
+    """Refuse a position that is not the one its own deal and moves give (:class:`~goat.InvalidDealError`)."""
+    from goat.rules import new_game, play  # rules builds on this module
+
+    where = "a GameState holds a position of a game (make one with goat.new_game and goat.play)"
+    if type(core) is not tuple or not _plain(core) or len(core) <= max(FIXED, LOG):
+        raise InvalidDealError(f"{where}, not {shown(core)}")
+    try:
+        fixed = core[FIXED]
+        order, defeat = fixed[ORDER], fixed[DEFEAT]
+        if sorted(order) != list(range(36)) or not 0 <= fixed[TRUMP_CARD] < 36 or len(defeat) != 2:
+            raise InvalidDealError("its deal is not the 36 cards and a trump card")
+        state = new_game(
+            deck=[DECK[i] for i in order], trump_card=DECK[fixed[TRUMP_CARD]], dealer=fixed[DEALER], defeat=defeat
+        )
+        for key in log_keys(core[LOG]):
+            if not 0 <= key < 1 << 41:
+                raise InvalidDealError(f"{key} is no move's key")
+            state = play(state, move_by_key(key))
+    except (GoatError, TypeError, ValueError, IndexError) as error:
+        raise InvalidDealError(f"{where}: {error}") from None
+    if state._core != core:
+        raise InvalidDealError(f"{where}: this one is not the position its own deal and moves give")
 
 
 _new = object.__new__

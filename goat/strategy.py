@@ -507,7 +507,7 @@ def load_strategy(name: str, **options: Any) -> Strategy:
         raise StrategyNameError(f"strategy {name!r}: option {clash[0]!r} is given both in the spec and as an argument")
     options = {**given, **options}
     seed = options.get("seed")
-    if seed is not None and seed.__class__ is not int:  # as new_game's: a float or text seeds nothing reproducibly
+    if seed is not None and type(seed) is not int:  # as new_game's: a float or text seeds nothing reproducibly
         raise TypeError(f"load_strategy(): seed must be an int or None, not {shown(seed)}")
     factory = strategy_factory(name)
     try:

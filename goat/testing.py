@@ -115,7 +115,7 @@ def hands(*, size: int | None = None) -> st.SearchStrategy[frozenset[Card]]:
     >>> len(hands(size=4).example())
     4
     """
-    if size is not None and (size.__class__ is not int or not 0 <= size <= 4):
+    if size is not None and (type(size) is not int or not 0 <= size <= 4):
         raise InvalidArgument(f"a hand holds 0 to 4 cards, not size={shown(size)}")
     return _hands(size)
 
@@ -187,7 +187,7 @@ def deals(
     if not (
         isinstance(defeat, tuple)
         and len(defeat) == 2
-        and all(score.__class__ is int and 0 <= score < MATCH_LIMIT for score in defeat)
+        and all(type(score) is int and 0 <= score < MATCH_LIMIT for score in defeat)
     ):
         raise InvalidArgument(
             f"defeat must be two ints 0–{MATCH_LIMIT - 1}, a match's score before a game (R21), not {shown(defeat)}"
@@ -288,11 +288,11 @@ def game_states(
     >>> len(state.history)
     5
     """
-    if min_moves.__class__ is not int or not 0 <= min_moves <= MAX_PLAYS:
+    if type(min_moves) is not int or not 0 <= min_moves <= MAX_PLAYS:
         raise InvalidArgument(
             f"min_moves must be 0–{MAX_PLAYS} (no game is sure to last longer), not {shown(min_moves)}"
         )
-    if max_moves is not None and (max_moves.__class__ is not int or max_moves < min_moves):
+    if max_moves is not None and (type(max_moves) is not int or max_moves < min_moves):
         raise InvalidArgument(f"max_moves must be an int >= min_moves, not {shown(max_moves)}")
     return _game_states(min_moves, max_moves, molodka, False)
 
@@ -380,7 +380,7 @@ def matches(*, min_games: int = 0, max_games: int = 6) -> st.SearchStrategy[Matc
     >>> len(match.results) <= 2
     True
     """
-    if min_games.__class__ is not int or max_games.__class__ is not int or not 0 <= min_games <= max_games:
+    if type(min_games) is not int or type(max_games) is not int or not 0 <= min_games <= max_games:
         raise InvalidArgument(f"need 0 <= min_games <= max_games, not {shown(min_games)}, {shown(max_games)}")
     return _matches(min_games, max_games)
 
@@ -565,7 +565,7 @@ def check_strategy(strategy_factory: Callable[..., Any], *, games: int = 10, see
     ...         return legal[0]
     >>> check_strategy(lambda seed=None: FirstMove(), games=2)
     """
-    if games.__class__ is not int or games < 1:
+    if type(games) is not int or games < 1:
         raise ValueError(f"games must be a positive int, not {shown(games)}")
     if not callable(strategy_factory):
         raise TypeError(f"check_strategy() takes a strategy factory, not {shown(strategy_factory)}")

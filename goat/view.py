@@ -30,7 +30,7 @@ from goat._core import (
     plays,
 )
 from goat.cards import DECK, Card, Suit, frozen_by_mask
-from goat.errors import InvalidMoveError, shown
+from goat.errors import InvalidMoveError, InvalidViewError, shown
 from goat.moves import Move, MoveKind, move_by_key
 from goat.rules import legal_moves
 from goat.seats import check_seat
@@ -49,14 +49,14 @@ class SeenMove:
     cards: frozenset[Card]  #: the cards, or empty when they were passed face down by another seat
 
     def __attrs_post_init__(self) -> None:  # made by hand, or read from a bot's message (the engine sets slots)
-        if self.kind.__class__ is not MoveKind:
+        if type(self.kind) is not MoveKind:
             raise TypeError(f"a seen move's kind is a MoveKind, such as MoveKind.LEAD, not {shown(self.kind)}")
         check_seat(self.seat, "a seen move's seat", InvalidMoveError)
         cards = self.cards
-        if cards.__class__ is not frozenset or not all(card.__class__ is Card for card in cards):
+        if type(cards) is not frozenset or not all(type(card) is Card for card in cards):
             raise TypeError(f"a seen move's cards are a frozenset of Card objects, not {shown(cards)}")
         size = self.size
-        if size.__class__ is not int or not 0 <= size <= 4 or (size == 0) != (self.kind is MoveKind.WAIT):
+        if type(size) is not int or not 0 <= size <= 4 or (size == 0) != (self.kind is MoveKind.WAIT):
             raise InvalidMoveError(f"a seen move of kind {self.kind} holds 1-4 cards (a wait none), not {shown(size)}")
         if len(cards) != size and (cards or self.kind is not MoveKind.PASS):
             raise InvalidMoveError(f"a seen move shows all its {size} cards, or none of a pass, not {len(cards)}")
@@ -132,6 +132,11 @@ class PlayerView:
     #: whether holders are being asked first is not for this seat to know).
     legal_moves: tuple[Move, ...]
 
+    def __attrs_post_init__(self) -> None:
+        # Only a view made by hand runs this (PlayerView(...), attrs.evolve, a protocol bot reading one): the
+        # engine makes its views past __init__.  A field of the wrong kind would fail deep inside what read it next.
+        _check_view(self)
+
     @property
     def trump(self) -> Suit:
         """The trump suit (R8)."""
@@ -197,6 +202,35 @@ def _setters(cls: type, names: tuple[str, ...]) -> tuple[Any, ...]:
     return tuple(cls.__dict__[name].__set__ for name in names)
 
 
+def _check_view(seen: PlayerView) -> None:
+    """Refuse a view with fields of the wrong kind, or sizes that disagree (:class:`~goat.InvalidViewError`)."""
+    seat = check_seat(seen.seat, "a view's seat", InvalidViewError)
+    for what in ("dealer", "leader"):
+        check_seat(getattr(seen, what), f"a view's {what}", InvalidViewError)
+    if seen.to_play is not None:
+        check_seat(seen.to_play, "a view's to_play (or None)", InvalidViewError)
+    hand, sizes, defeat = seen.hand, seen.hand_sizes, seen.defeat
+    if type(hand) is not frozenset or not all(type(card) is Card for card in hand):
+        raise InvalidViewError(f"a view's hand is a frozenset of Card objects, not {shown(hand)}")
+    if type(seen.trump_card) is not Card:
+        raise InvalidViewError(f"a view's trump_card is a Card, not {shown(seen.trump_card)}")
+    if type(sizes) is not tuple or len(sizes) != 4 or not all(type(s) is int and 0 <= s <= 4 for s in sizes):
+        raise InvalidViewError(f"a view's hand_sizes are four ints 0-4 (R7), not {shown(sizes)}")
+    if sizes[seat] != len(hand):
+        raise InvalidViewError(f"a view's hand holds {len(hand)} cards, but its hand_sizes say {sizes[seat]}")
+    if type(seen.stock_size) is not int or not 0 <= seen.stock_size <= 20:
+        raise InvalidViewError(f"a view's stock_size is an int 0-20 (R7), not {shown(seen.stock_size)}")
+    if type(defeat) is not tuple or len(defeat) != 2 or not all(type(d) is int and d >= 0 for d in defeat):
+        raise InvalidViewError(f"a view's defeat is two ints 0 or more, not {shown(defeat)}")
+    for what, kind, most in (("table", SeenMove, 4), ("tricks", SeenTrick, 9), ("history", SeenMove, 1000)):
+        items = getattr(seen, what)
+        if type(items) is not tuple or len(items) > most or not all(type(item) is kind for item in items):
+            raise InvalidViewError(f"a view's {what} are a tuple of {kind.__name__} objects, not {shown(items)}")
+    legal = seen.legal_moves
+    if type(legal) is not tuple or not all(type(move) is Move and move.seat == seat for move in legal):
+        raise InvalidViewError(f"a view's legal_moves are a tuple of seat {seat}'s Move objects, not {shown(legal)}")
+
+
 # The fields in the order the Seer sets them (see goat._kernel.Seer.view).
 _VIEW_FIELDS: Final = (
     *("seat", "hand", "trump_card", "dealer", "leader", "to_play", "stock_size", "hand_sizes"),
@@ -224,7 +258,7 @@ def view(state: GameState, seat: int) -> PlayerView:
     """What ``seat`` may see of ``state`` (R23)."""
     if not isinstance(state, GameState):
         raise TypeError(f"view() takes a GameState, not {type(state).__name__}")
-    if seat.__class__ is not int or not 0 <= seat <= 3:
+    if type(seat) is not int or not 0 <= seat <= 3:
         check_seat(seat, "view()'s seat")
     core = state._core
     to_move = core[TO_MOVE]

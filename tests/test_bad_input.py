@@ -8,6 +8,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+import attrs
 import pytest
 
 import goat
@@ -269,3 +270,48 @@ def test_a_seed_is_what_a_record_can_hold_and_an_option_nested_too_deeply_is_a_c
         records.from_state(STATE, seed=10**79)
     with pytest.raises(goat.StrategyNameError, match="nested too deeply"):
         goat.load_strategy("ismcts[iterations=" + "[" * 100_000 + "]")
+
+
+def test_a_state_made_by_hand_must_be_a_position_of_a_game() -> None:
+    # Found by a review: GameState((1, 2, 3)) and attrs.evolve(state, core=None) were made, and legal_moves, score
+    # and view of them failed deep inside (IndexError, TypeError).  The engine's own states are made past
+    # __init__ (goat.state.state_of), so this costs play nothing.
+    state = goat.play(goat.new_game(seed=3), goat.legal_moves(goat.new_game(seed=3))[0])
+    assert attrs.evolve(state) == state  # a real position is taken
+    core = state._core
+    for bad in [(1, 2, 3), None, (*core[:-1], (1,)), (*core[:3], True, *core[4:]), (*core[:2], 9, *core[3:])]:
+        with pytest.raises(goat.InvalidDealError, match="a GameState holds a position of a game"):
+            goat.GameState(bad)  # type: ignore[arg-type]
+    with pytest.raises(goat.InvalidDealError):
+        attrs.evolve(state, core=None)
+
+
+class _LooksLikeAnInt(int):
+    @property  # type: ignore[misc]
+    def __class__(self) -> type:
+        return int
+
+    def __eq__(self, other: object) -> bool:
+        return True
+
+    __hash__ = int.__hash__
+
+
+def test_a_view_made_by_hand_must_have_fields_a_view_has() -> None:
+    # Found by a review: PlayerView(*["x"] * 13) was made; an evolved view with hand=[1, 2] was unhashable and
+    # sample_world and svg.view failed on it with AttributeError; one with seat=9 failed with IndexError.
+    seen = goat.view(goat.new_game(seed=3), 1)
+    assert attrs.evolve(seen) == seen
+    for change, said in [
+        ({"hand": [1, 2]}, "hand is a frozenset of Card"),
+        ({"seat": 9}, "seat must be a seat"),
+        ({"seat": _LooksLikeAnInt(2)}, "seat must be a seat"),  # its __class__ says int; its type does not
+        ({"hand": frozenset()}, "holds 0 cards, but its hand_sizes say 4"),
+        ({"legal_moves": list(seen.legal_moves)}, "legal_moves are a tuple of seat 1's Move"),
+        ({"stock_size": 99}, "stock_size is an int 0-20"),
+        ({"defeat": (0, -1)}, "defeat is two ints"),
+    ]:
+        with pytest.raises(goat.InvalidViewError, match=said):
+            attrs.evolve(seen, **change)
+    with pytest.raises(goat.InvalidViewError):
+        goat.PlayerView(*["x"] * 13)  # type: ignore[arg-type]

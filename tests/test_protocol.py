@@ -70,8 +70,19 @@ def test_views_written_one_after_another_are_each_written_whole() -> None:
             assert json.loads(protocol.view_text(seen)) == protocol.view_to_json(seen)
 
 
+def _by_hand(seen: goat.PlayerView, **fields: Any) -> goat.PlayerView:
+    """A copy of ``seen`` with ``fields`` set past the constructor's checks, as a hostile caller could."""
+    import copy
+
+    made = copy.copy(seen)
+    for name, value in fields.items():
+        object.__setattr__(made, name, value)
+    return made
+
+
 def test_a_view_whose_history_is_a_list_is_written_as_it_is_now() -> None:
-    # A view made by hand may hold a list, which can change after it was written: each text is the view's own.
+    # A view made by hand (past its constructor, which refuses a list) may hold a list, which can change after it
+    # was written: each text is the view's own.
     import attrs
 
     state = goat.new_game(seed=1)
@@ -79,7 +90,9 @@ def test_a_view_whose_history_is_a_list_is_written_as_it_is_now() -> None:
         state = goat.play(state, goat.legal_moves(state)[0])
     seen = goat.view(state, 0)
     history = list(seen.history[:3])
-    by_hand = attrs.evolve(seen, history=history)
+    with pytest.raises(goat.InvalidViewError, match="history are a tuple of SeenMove"):
+        attrs.evolve(seen, history=history)
+    by_hand = _by_hand(seen, history=history)
     protocol.view_text(by_hand)
     history.extend(seen.history[3:])
     assert json.loads(protocol.view_text(by_hand))["history"] == protocol.view_to_json(by_hand)["history"]
@@ -102,7 +115,7 @@ def test_a_view_of_new_tuples_of_the_same_plays_and_tricks_is_written_whole() ->
     )  # new tuples of the same objects
     assert copies.history is not seen.history and copies.tricks is not seen.tricks
     tricks = list(seen.tricks[:1])
-    by_hand = attrs.evolve(seen, tricks=tricks, legal_moves=list(seen.legal_moves[:1]))
+    by_hand = _by_hand(seen, tricks=tricks, legal_moves=list(seen.legal_moves[:1]))
     for view in (seen, copies, seen, by_hand):
         assert json.loads(protocol.view_text(view)) == protocol.view_to_json(view)
     tricks.extend(seen.tricks[1:])
@@ -143,12 +156,12 @@ def test_a_view_made_by_hand_is_written_as_json_would_write_it() -> None:
             return hash(goat.DECK[0])
 
     views = [
-        attrs.evolve(seen, seat=True),
-        attrs.evolve(seen, to_play=True, hand_sizes=[1, 2, 3, 4], defeat=(0, 1.0)),
-        attrs.evolve(seen, tricks=(forged(seen.tricks[0].plays, True),)),
-        attrs.evolve(seen, tricks=(trick,)),
-        attrs.evolve(seen, hand=frozenset({goat.DECK[0]})),
-        attrs.evolve(seen, hand=frozenset({Liar(goat.Rank.ACE, goat.Suit.SPADES)})),
+        _by_hand(seen, seat=True),
+        _by_hand(seen, to_play=True, hand_sizes=[1, 2, 3, 4], defeat=(0, 1.0)),
+        _by_hand(seen, tricks=(forged(seen.tricks[0].plays, True),)),
+        _by_hand(seen, tricks=(trick,)),
+        _by_hand(seen, hand=frozenset({goat.DECK[0]})),
+        _by_hand(seen, hand=frozenset({Liar(goat.Rank.ACE, goat.Suit.SPADES)})),
     ]
 
     class Two(int):  # an int that says it is one, and writes itself otherwise
@@ -170,12 +183,15 @@ def test_a_view_made_by_hand_is_written_as_json_would_write_it() -> None:
 
     odd = Quoted(seen.history[0].kind, seen.history[0].seat, seen.history[0].size, seen.history[0].cards)
     views += [
-        attrs.evolve(seen, seat=Two(2), stock_size=Two(3), to_play=Two(2)),
-        attrs.evolve(seen, tricks=(goat.SeenTrick(seen.tricks[0].plays, Two(1)),)),
-        attrs.evolve(seen, table=(odd,), history=(*seen.history, odd)),
+        _by_hand(seen, seat=Two(2), stock_size=Two(3), to_play=Two(2)),
+        _by_hand(seen, tricks=(forged(seen.tricks[0].plays, Two(1)),)),
+        _by_hand(seen, table=(odd,), history=(*seen.history, odd)),
     ]
     for view in views:
         assert json.loads(protocol.view_text(view)) == protocol.view_to_json(view)
+    for refused in ({"seat": True}, {"hand_sizes": [1, 2, 3, 4]}, {"seat": Two(2)}, {"hand": frozenset()}):
+        with pytest.raises(goat.InvalidViewError):  # the constructor refuses them: these views are made past it
+            attrs.evolve(seen, **refused)
     plays.pop()
     assert json.loads(protocol.view_text(views[3])) == protocol.view_to_json(views[3])
     assert json.loads(protocol.view_text(views[5]))["hand"] == ["AS"]

@@ -113,7 +113,7 @@ def check_policy(on_fault: object, time_limit: object) -> None:
 
 
 def _check_seed(seed: object, what: str) -> int:
-    if seed.__class__ is not int:
+    if type(seed) is not int:
         raise TypeError(f"{what}: seed must be an int, not {shown(seed)}")
     if not -MAX_SEED <= seed <= MAX_SEED:
         raise ValueError(f"{what}: seed must have at most 79 digits, as a record holds it, not {shown(seed)}")

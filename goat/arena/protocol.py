@@ -258,7 +258,7 @@ def result_to_json(result: GameResult, *, forfeit: int | None = None) -> dict[st
 
 
 def _field(data: Mapping[str, Any], name: str, kind: type, where: str) -> Any:
-    if data.__class__ is not dict and not isinstance(data, Mapping):
+    if type(data) is not dict and not isinstance(data, Mapping):
         raise ProtocolError(f"{where}: expected a JSON object, not {shown(data)}")
     if name not in data:
         raise ProtocolError(f"{where}: missing field {name!r}")
@@ -298,7 +298,7 @@ def _card_list(value: object, where: str) -> frozenset[Card]:
 
 def _pair(data: Mapping[str, Any], name: str, where: str) -> tuple[int, int]:
     value = _field(data, name, list, where)
-    if len(value) != 2 or any(v.__class__ is not int for v in value):
+    if len(value) != 2 or any(type(v) is not int for v in value):
         raise ProtocolError(f"{where}: field {name!r} must be two integers, not {shown(value)}")
     return (value[0], value[1])
 
@@ -309,7 +309,7 @@ _SEEN_CACHE: dict[str, SeenMove] = {}
 def _seen_from_json(data: object, where: str) -> SeenMove:
     """A play of a VIEW: a seen move's notation.  Every view of a game repeats its history, so a play
     already read is found by its text."""
-    found = _SEEN_CACHE.get(data) if data.__class__ is str else None
+    found = _SEEN_CACHE.get(data) if type(data) is str else None
     if found is not None:
         return found
     if not isinstance(data, str):
@@ -320,7 +320,7 @@ def _seen_from_json(data: object, where: str) -> SeenMove:
         raise ProtocolError(f"{where}: {error}") from None
     # Kept only as plain text of a usual length: padded text is not worth its memory, and a str subclass (from
     # a caller in this process) could compare equal to other text.
-    if data.__class__ is str and len(data) <= _LONGEST_MOVE:
+    if type(data) is str and len(data) <= _LONGEST_MOVE:
         _keep(_SEEN_CACHE, data, found)
     return found
 
@@ -339,7 +339,7 @@ def parse_move(text: object, where: str = "move") -> Move:
         found = Move.from_str(text)
         if found.mask.bit_count() > 4:  # no hand holds more (R7, R15): no such move is ever legal, or seen
             raise InvalidMoveError(f"not a move: {shown(text)} (a play holds at most four cards)")
-        if text.__class__ is str and len(text) <= _LONGEST_MOVE:  # see _seen_from_json
+        if type(text) is str and len(text) <= _LONGEST_MOVE:  # see _seen_from_json
             _keep(_MOVE_CACHE, text, found)
     return found
 
@@ -372,7 +372,7 @@ def _trick_from_json(data: object, where: str) -> SeenTrick:
     found = _TRICK_CACHE.get(key)
     if found is None:
         found = SeenTrick(plays, winner)
-        if all(text.__class__ is str and len(text) <= _LONGEST_MOVE for text in raw):  # as _seen_from_json keeps
+        if all(type(text) is str and len(text) <= _LONGEST_MOVE for text in raw):  # as _seen_from_json keeps
             _keep(_TRICK_CACHE, key, found)
     return found
 
@@ -403,9 +403,9 @@ def _plays(data: Mapping[str, Any], name: str, where: str) -> tuple[SeenMove, ..
 
 
 def _trick(data: object, where: str) -> SeenTrick:
-    if data.__class__ is dict:  # a finished trick read before, found by its plays' text and winner
+    if type(data) is dict:  # a finished trick read before, found by its plays' text and winner
         plays, winner = data.get("plays"), data.get("winner")
-        if plays.__class__ is list and winner.__class__ is int:
+        if type(plays) is list and type(winner) is int:
             try:
                 found = _TRICK_CACHE.get((*plays, winner))
             except TypeError:
@@ -429,23 +429,23 @@ def _quick_view(data: dict[str, Any]) -> PlayerView | None:
         table, tricks, history, legal = data["table"], data["tricks"], data["history"], data["legal_moves"]
         trump_card = _CARD_BY_TEXT[data["trump_card"]]
         if not (
-            seat.__class__ is dealer.__class__ is leader.__class__ is stock_size.__class__ is int
+            type(seat) is type(dealer) is type(leader) is type(stock_size) is int
             and 0 <= seat <= 3
             and 0 <= dealer <= 3
             and 0 <= leader <= 3
             and 0 <= stock_size <= 20
-            and (to_play is None or (to_play.__class__ is int and 0 <= to_play <= 3))
-            and sizes.__class__ is list
+            and (to_play is None or (type(to_play) is int and 0 <= to_play <= 3))
+            and type(sizes) is list
             and len(sizes) == 4
             and tuple(map(type, sizes)) == _FOUR_INTS
             and min(sizes) >= 0
             and max(sizes) <= 4
-            and defeat.__class__ is list
+            and type(defeat) is list
             and len(defeat) == 2
-            and defeat[0].__class__ is defeat[1].__class__ is int
+            and type(defeat[0]) is type(defeat[1]) is int
             and defeat[0] >= 0
             and defeat[1] >= 0
-            and hand.__class__ is table.__class__ is tricks.__class__ is history.__class__ is legal.__class__ is list
+            and type(hand) is type(table) is type(tricks) is type(history) is type(legal) is list
             and len(hand) == sizes[seat]
             and len(table) <= 4
             and data.get("trump", trump_card.suit.value) == trump_card.suit.value
@@ -492,7 +492,7 @@ def view_from_json(data: object) -> PlayerView:
 
     ``view_from_json(view_to_json(view)) == view`` for every view.
     """
-    if data.__class__ is dict:
+    if type(data) is dict:
         quick = _quick_view(data)
         if quick is not None:
             return quick
@@ -508,7 +508,7 @@ def _checked_view(data: object) -> PlayerView:
     if trump_card is None:
         raise ProtocolError(f"{where}: field 'trump_card' is not a card: {shown(data['trump_card'], 40)}")
     sizes = _field(data, "hand_sizes", list, where)
-    if len(sizes) != 4 or any(s.__class__ is not int or not 0 <= s <= 4 for s in sizes):
+    if len(sizes) != 4 or any(type(s) is not int or not 0 <= s <= 4 for s in sizes):
         raise ProtocolError(f"{where}: field 'hand_sizes' must be four sizes 0–4, not {shown(sizes)}")
     stock_size = _field(data, "stock_size", int, where)
     if not 0 <= stock_size <= 20:
@@ -554,7 +554,7 @@ def result_from_json(data: object) -> tuple[GameResult, int | None]:
     if not isinstance(data, dict):
         raise ProtocolError(f"{where}: expected a JSON object, not {shown(data)}")
     forfeit = data.get("forfeit")
-    if forfeit is not None and (forfeit.__class__ is not int or forfeit not in (0, 1)):
+    if forfeit is not None and (type(forfeit) is not int or forfeit not in (0, 1)):
         raise ProtocolError(f"{where}: field 'forfeit' must be a team 0 or 1, or null, not {shown(forfeit, 40)}")
     winner = data.get("winner")
     try:
@@ -669,7 +669,7 @@ def serve(
                     return 0
                 if kind == "hello":
                     seed = message.get("seed")
-                    strategy = build(seed if seed.__class__ is int else None)
+                    strategy = build(seed if type(seed) is int else None)
                     reply: dict[str, Any] = {"type": "hello", "protocol": PROTOCOL_VERSION, "name": name}
                 elif strategy is None:
                     reply = {"type": "error", "message": f"a {kind!r} before 'hello'"}
@@ -682,7 +682,7 @@ def serve(
                     # the view's legal_moves are the same list when the seat decides: read them once
                     legal = seen.legal_moves if raw == message["view"]["legal_moves"] else _moves(raw, "legal")
                     chosen = strategy.choose(seen, legal)
-                    if chosen.__class__ is Move:  # the usual reply, written directly (notation needs no escapes)
+                    if type(chosen) is Move:  # the usual reply, written directly (notation needs no escapes)
                         sink.write(b'{"type":"move","move":"%s"}\n' % notation(chosen).encode())
                         sink.flush()
                         continue

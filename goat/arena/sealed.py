@@ -587,7 +587,7 @@ class ProcessStrategy:
         argv = split_command(command) if isinstance(command, str) else list(command)
         if not argv:
             raise ValueError(f"a bot command names a program to run, not {shown(command)}")
-        if seed is not None and seed.__class__ is not int:
+        if seed is not None and type(seed) is not int:
             raise TypeError(f"seed must be an int or None, not {shown(seed)}")
         for what, value in (("time_limit", time_limit), ("startup_limit", startup_limit)):
             if value is not None:

@@ -284,7 +284,7 @@ def _signals_the_referee(event: str, args: tuple[Any, ...]) -> bool:
     if event == "signal.pthread_kill":
         return True
     target = args[0]
-    if target.__class__ is not int:
+    if type(target) is not int:
         return False  # os.kill refuses it itself
     if event == "os.killpg":
         return target in (0, _getpgrp())

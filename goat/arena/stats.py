@@ -37,7 +37,7 @@ def wilson_interval(successes: int, trials: int, z: float = 1.959963984540054) -
     (0.826, 0.945)
     """
     for what, value in (("successes", successes), ("trials", trials)):
-        if value.__class__ is not int:
+        if type(value) is not int:
             raise TypeError(f"wilson_interval(): {what} is an int, not {shown(value)}")
     if not 0 <= successes <= trials <= 2**53:  # (beyond, not a count of matches a float can hold)
         raise ValueError(f"wilson_interval(): 0 <= successes <= trials, not {shown(successes)} of {shown(trials)}")

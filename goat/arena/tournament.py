@@ -346,17 +346,17 @@ def run_tournament(
     titles = [e.title for e in field]
     if len(field) < 2 or len(set(titles)) != len(titles):
         raise ValueError(f"a tournament needs two or more distinct entrants, not {titles}")
-    if matches.__class__ is not int or matches < 2 or matches % 2:
+    if type(matches) is not int or matches < 2 or matches % 2:
         raise ValueError(
             f"matches must be a positive even int (each deal is played twice, teams swapped), not {matches!r}"
         )
-    if seed.__class__ is not int:
+    if type(seed) is not int:
         raise TypeError(f"run_tournament(): seed must be an int, not {shown(seed)}")
     if isolation not in _ISOLATIONS:
         raise ValueError(f"isolation is one of {_ISOLATIONS}, not {shown(isolation)}")
     check_policy(on_fault, time_limit)
     for what, limit in (("memory_mb", memory_mb), ("cpu_seconds", cpu_seconds)):
-        if limit is not None and (limit.__class__ is not int or limit < 1):
+        if limit is not None and (type(limit) is not int or limit < 1):
             raise ValueError(f"{what} must be a positive int, not {shown(limit)}")
     plans = [_plan(entrant, isolation) for entrant in field]
     for plan in plans:  # fail early, in this process, on a name that cannot be loaded

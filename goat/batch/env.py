@@ -56,9 +56,9 @@ class GoatVectorEnv(VectorEnv):
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}  # noqa: RUF012
 
     def __init__(self, num_envs: int, *, seat: int = 0, opponents: str = "random", reward: str = "defeat") -> None:
-        if num_envs.__class__ is not int or num_envs < 1:
+        if type(num_envs) is not int or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, not {num_envs!r}")
-        if seat.__class__ is not int or not 0 <= seat <= 3:
+        if type(seat) is not int or not 0 <= seat <= 3:
             raise InvalidSeatError(f"seat must be a seat 0–3, not {seat!r}")
         if opponents not in _OPPONENTS:
             raise ValueError(f"opponents must be one of {', '.join(_OPPONENTS)}, not {opponents!r}")
@@ -88,7 +88,7 @@ class GoatVectorEnv(VectorEnv):
             raise ValueError(f"unknown reset options: {', '.join(sorted(options))} (only 'dealer')")
         if seed is None:
             seed = int(self.np_random.integers(0, 2**31))
-        if seed.__class__ is not int or seed < 0:
+        if type(seed) is not int or seed < 0:
             raise ValueError(f"seed must be a non-negative int, not {seed!r}")
         self._rng = np.random.default_rng(seed)
         self._stream = SeedStream(seed << 32, dealer=dealer)

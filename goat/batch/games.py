@@ -99,7 +99,7 @@ def _seed_list(seeds: Iterable[int] | NDArray[np.integer[Any]]) -> list[int]:
         raise TypeError(f"seeds must be a sequence of ints, not {seeds!r}")
     found = list(seeds)
     for seed in found:
-        if seed.__class__ is not int:
+        if type(seed) is not int:
             raise TypeError(f"a seed is an int, not {seed!r}")
     return found
 

@@ -54,11 +54,11 @@ def random_playouts(
     >>> games.points.shape, bool((games.points.sum(axis=1) == 120).all())
     ((200, 2), True)
     """
-    if n.__class__ is not int or n < 1:
+    if type(n) is not int or n < 1:
         raise ValueError(f"n must be a positive int, not {n!r}")
-    if batch_size.__class__ is not int or batch_size < 1:
+    if type(batch_size) is not int or batch_size < 1:
         raise ValueError(f"batch_size must be a positive int, not {batch_size!r}")
-    if seed.__class__ is not int or seed < 0:
+    if type(seed) is not int or seed < 0:
         raise ValueError(f"seed must be a non-negative int, not {seed!r}")
     size = min(n, batch_size)
     base = seed << 32

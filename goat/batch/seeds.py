@@ -53,9 +53,9 @@ class SeedStream:
     ) -> None:
         if isinstance(seeds, bool) or not isinstance(seeds, (int, Iterable)) or isinstance(seeds, (str, bytes)):
             raise TypeError(f"SeedStream takes a first seed (int) or an iterable of int seeds, not {seeds!r}")
-        if chunk.__class__ is not int or chunk < 1:
+        if type(chunk) is not int or chunk < 1:
             raise ValueError(f"chunk must be a positive int, not {chunk!r}")
-        if not (dealer is None or dealer == "rotate" or (dealer.__class__ is int and 0 <= dealer <= 3)):
+        if not (dealer is None or dealer == "rotate" or (type(dealer) is int and 0 <= dealer <= 3)):
             raise InvalidSeatError(f"dealer must be None, a seat 0–3 or 'rotate', not {dealer!r}")
         self._source: Iterator[int] = itertools.count(seeds) if isinstance(seeds, int) else iter(seeds)
         self._dealer = dealer
@@ -72,7 +72,7 @@ class SeedStream:
     def _refill(self, need: int) -> None:
         fresh = list(itertools.islice(self._source, max(need, self._chunk)))
         for seed in fresh:
-            if seed.__class__ is not int:
+            if type(seed) is not int:
                 raise TypeError(f"a seed is an int, not {seed!r}")
         decks, trumps = deal_decks(fresh)
         hands, holders = dealt_hands(decks)
@@ -88,7 +88,7 @@ class SeedStream:
 
         Raises :class:`ValueError` when a finite iterable runs out; then nothing is taken.
         """
-        if count.__class__ is not int or count < 0:
+        if type(count) is not int or count < 0:
             raise ValueError(f"count must be a non-negative int, not {count!r}")
         if len(self._seeds) - self._at < count:
             self._refill(count - (len(self._seeds) - self._at))

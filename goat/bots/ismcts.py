@@ -87,7 +87,7 @@ class ISMCTSBot:
         time_ms: float | None = None,
         exploration: float = 0.7,
     ) -> None:
-        if iterations is not None and (iterations.__class__ is not int or iterations < 1):
+        if iterations is not None and (type(iterations) is not int or iterations < 1):
             raise ValueError(f"iterations must be a positive int, not {shown(iterations)}")
         # Numbers of their own type only: text or null from a spec ('ismcts[time_ms=abc]') is no number.
         if time_ms is not None and not (time_ms.__class__ in (int, float) and 0 < time_ms <= MAX_TIME_MS):

@@ -212,7 +212,7 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 def from_json(data: object, *, verify: bool = True) -> GameRecord | MatchRecord:
     """A record from its JSON object (as :func:`json.loads` gives it); see :func:`loads`."""
-    if verify.__class__ is not bool:  # "no" or 0 would be read as a wish, the wrong way round for "no"
+    if type(verify) is not bool:  # "no" or 0 would be read as a wish, the wrong way round for "no"
         raise TypeError(f"verify is True or False, not {shown(verify)}")
     if not isinstance(data, dict):
         raise RecordError(f'not a game record: expected a JSON object with "format": "{GAME_FORMAT}"')
@@ -224,7 +224,7 @@ def from_json(data: object, *, verify: bool = True) -> GameRecord | MatchRecord:
             f'not a game record: a {kind} has a "version" field (1 or {FORMAT_VERSION}), and this has none'
         )
     version = data.get("version")
-    if version.__class__ is not int or version not in (1, FORMAT_VERSION) or (kind == MATCH_FORMAT and version == 1):
+    if type(version) is not int or version not in (1, FORMAT_VERSION) or (kind == MATCH_FORMAT and version == 1):
         raise RecordError(
             f"unknown {kind} version {shown(version, 40)}; this goat-cards reads versions 1 and {FORMAT_VERSION}"
         )
@@ -276,7 +276,7 @@ class _Reader:
 
     def field(self, data: dict[str, Any], name: str, kind: type, where: str) -> Any:
         value = data[name]
-        if not isinstance(value, kind) or (kind is int and value.__class__ is bool):
+        if not isinstance(value, kind) or (kind is int and type(value) is bool):
             raise RecordError(f"{where}field {name!r} has the wrong type: {shown(value, 60)}")
         return value
 
@@ -286,13 +286,13 @@ class _Reader:
         value = data[name]
         if optional and value is None:
             return None
-        if value.__class__ is not int or not low <= value <= high:
+        if type(value) is not int or not low <= value <= high:
             raise RecordError(f"{where}field {name!r} must be an integer {low}–{high}, not {shown(value, 60)}")
         return int(value)
 
     def pair(self, data: dict[str, Any], name: str, where: str) -> tuple[int, int]:
         value = data[name]
-        if not isinstance(value, list) or len(value) != 2 or any(v.__class__ is not int or v < 0 for v in value):
+        if not isinstance(value, list) or len(value) != 2 or any(type(v) is not int or v < 0 for v in value):
             raise RecordError(f"{where}field {name!r} must be two integers 0 or more, not {shown(value, 60)}")
         return (value[0], value[1])
 
@@ -301,7 +301,7 @@ class _Reader:
         if value is None:
             return None
         if self.version == 1:
-            if value.__class__ is not int:
+            if type(value) is not int:
                 raise RecordError(f"{where}field 'seed' must be an integer or null, not {shown(value, 60)}")
             return int(value)
         if not isinstance(value, str) or _SEED_TEXT.fullmatch(value) is None:
@@ -347,7 +347,7 @@ class _Reader:
         inner = f"{where}result: "
         self.keys(raw, _RESULT_KEYS, inner)
         winner = raw["winner"]
-        if winner is not None and (winner.__class__ is not int or winner not in (0, 1)):
+        if winner is not None and (type(winner) is not int or winner not in (0, 1)):
             raise RecordError(f"{inner}field 'winner' must be 0, 1 or null, not {shown(winner, 40)}")
         try:
             return GameResult(

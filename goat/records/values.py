@@ -83,7 +83,7 @@ def _comments(value: Mapping[int, str] | Iterable[tuple[int, str]]) -> tuple[tup
         if not isinstance(item, tuple) or len(item) != 2:
             raise RecordError(f"comments are pairs of a move number and a text, not {shown(item, 60)}")
         number, text = item
-        if number.__class__ is not int or number < 0:
+        if type(number) is not int or number < 0:
             raise RecordError(f"a comment is on a move number 0 (the deal) or more, not {shown(number, 40)}")
         _text(text, f"the comment on move {number}")
         if number in seen:  # a record writes one comment per move: the second would be lost
@@ -108,7 +108,7 @@ MAX_SEED: Final = 10**79 - 1
 
 
 def _check_record_seed(seed: object, what: str) -> None:
-    if seed is not None and (seed.__class__ is not int or not -MAX_SEED <= seed <= MAX_SEED):
+    if seed is not None and (type(seed) is not int or not -MAX_SEED <= seed <= MAX_SEED):
         raise RecordError(f"{what} is an int of at most 79 digits, or None, not {shown(seed, 40)}")
 
 
@@ -132,7 +132,7 @@ def _pair(value: object) -> tuple[int, int]:
     if (
         not isinstance(value, (tuple, list))
         or len(value) != 2
-        or not all(score.__class__ is int and score >= 0 for score in value)
+        or not all(type(score) is int and score >= 0 for score in value)
     ):
         raise RecordError(f"a record's defeat-scores are two ints 0 or more, not {shown(value)}")
     return (value[0], value[1])
@@ -165,7 +165,7 @@ class Fault:
     def __attrs_post_init__(self) -> None:
         if not is_seat(self.seat):
             raise RecordError(f"a fault's seat is 0–3, not {shown(self.seat)}")
-        if self.move.__class__ is not int or self.move < 0:
+        if type(self.move) is not int or self.move < 0:
             raise RecordError(f"a fault's move number is 0 or more, not {shown(self.move)}")
         if self.kind not in FAULT_KINDS:
             raise RecordError(f"a fault's kind is one of {', '.join(FAULT_KINDS)}, not {shown(self.kind, 40)}")
@@ -211,7 +211,7 @@ class GameRecord:
         if self.result is not None and not isinstance(self.result, GameResult):
             raise TypeError(f"a record's result is a GameResult or None, not {shown(self.result)}")
         _check_record_seed(self.seed, "a record's seed")
-        if self.forfeit is not None and (self.forfeit.__class__ is not int or self.forfeit not in (0, 1)):
+        if self.forfeit is not None and (type(self.forfeit) is not int or self.forfeit not in (0, 1)):
             raise RecordError(f"the team that forfeited is 0 or 1, not {shown(self.forfeit)}")
         if self.forfeit is not None and self.result is None:
             raise RecordError("a forfeited game has a result")
@@ -289,7 +289,7 @@ def from_state(
 ) -> GameRecord:
     """The record of ``state``'s game: finished, forfeited at ``state`` by seat ``forfeit_by``'s team, or
     unfinished (a game still going on, ``result`` ``None``)."""
-    if state.__class__ is not GameState:
+    if type(state) is not GameState:
         raise TypeError(f"from_state() takes a GameState, not {shown(state)}")
     if forfeit_by is not None:
         check_seat(forfeit_by, "from_state()'s forfeit_by")

@@ -9,7 +9,7 @@ from whichever of its two builds runs:
   under a name of its own so that it never shadows the source, and stamped with the CRC-32 of the
   source it was compiled from (the *compiled* core).
 
-The compiled core runs unless ``GOAT_PURE_PYTHON`` is set (to anything but ``""`` or ``"0"``) when
+The compiled core runs unless ``GOAT_PURE_PYTHON`` is set (to anything but ``""`` or ``"0"``, spaces aside) when
 goat is imported, or none was built (no C compiler at install time), or it fails to import, or it is
 *stale*: compiled from another version of ``goat/_kernel.py`` (an edit in an editable install, until
 the next ``pip install -e .`` compiles it again).  :func:`goat.build_info` says which runs, and why.
@@ -30,7 +30,7 @@ COMPILED: bool
 def _choose() -> tuple[ModuleType, str]:
     # The pure kernel is imported only when it runs: building its tables is a good part of what
     # ``import goat`` would cost otherwise.  The compiled one is checked against the source file's bytes.
-    if os.environ.get("GOAT_PURE_PYTHON", "") not in ("", "0"):
+    if os.environ.get("GOAT_PURE_PYTHON", "").strip() not in ("", "0"):  # as GOAT_DISABLE_PLUGIN_AUTOLOAD is read
         return _pure(), f"pure (GOAT_PURE_PYTHON={os.environ['GOAT_PURE_PYTHON']})"
     try:
         import goat._ckernel as compiled  # type: ignore[import-not-found]

@@ -172,6 +172,7 @@ class Card:
         if card is None:
             raise InvalidCardError(
                 f"not a card: {shown(text)} (expected a rank 6 7 8 9 10 J Q K A, then a suit C D H S or ♣ ♦ ♥ ♠)"
+                + look_alikes(text)
             )
         return card
 
@@ -244,6 +245,20 @@ class Card:
 #: The 36 cards (R2) in canonical order: suits C, D, H, S; within a suit, ranks by priority.
 DECK: Final[tuple[Card, ...]] = tuple(Card(rank, suit) for suit in Suit for rank in Rank)
 _CARD_BY_TEXT: Final[dict[str, Card]] = {}
+
+
+def look_alikes(text: str) -> str:
+    """For an error's message: the letters of ``text`` that only look Latin — Cyrillic С, Н, К, А, Т, typed on a
+    Russian keyboard, look exactly like C, H, K, A, T — named, so that the message does not read like valid text."""
+    import unicodedata  # only for the error message
+
+    odd = sorted({ch for ch in text if ch.isalpha() and not ch.isascii() and ch not in "♣♦♥♠"})
+    if not odd:
+        return ""
+    named = ", ".join(f"{ch!r} ({unicodedata.name(ch, 'unnamed').lower()})" for ch in odd[:4])
+    return f"; it holds letters that are not Latin: {named}"
+
+
 for _card in DECK:
     for _rank_text in [str(_card.rank)] + (["T"] if _card.rank is Rank.TEN else []):
         for _suit_text, _suit in _SUIT_BY_TEXT.items():

@@ -23,7 +23,7 @@ from typing import Final
 import attrs
 
 from goat._core import forget_moves
-from goat.cards import DECK, Card, _of_type, cards, cards_of, describe, mask_of, pretty_by_repr
+from goat.cards import DECK, Card, _of_type, cards, cards_of, describe, look_alikes, mask_of, pretty_by_repr
 from goat.errors import InvalidCardError, InvalidMoveError, shown
 from goat.seats import check_seat
 
@@ -116,7 +116,9 @@ class Move:
             raise InvalidMoveError(f"not a move: {shown(text)} (expected text such as '1 lead 10H QH')")
         words = text.split()
         if len(words) < 2 or words[0] not in ("0", "1", "2", "3"):
-            raise InvalidMoveError(f"not a move: {shown(text)} (expected '<seat 0-3> <kind> <cards>')")
+            raise InvalidMoveError(
+                f"not a move: {shown(text)} (expected '<seat 0-3> <kind> <cards>'){look_alikes(text)}"
+            )
         code = _KIND_CODE.get(words[1])
         if code is not None and cls is Move and len(words) <= 6:
             # Notation as str() writes it (the bot protocol's, every message), of no more cards than a hand
@@ -136,7 +138,9 @@ class Move:
             kind = MoveKind(words[1].lower())
         except ValueError:
             kinds = ", ".join(k.value for k in MoveKind)
-            raise InvalidMoveError(f"not a move: {shown(text)} (the kind must be one of {kinds})") from None
+            raise InvalidMoveError(
+                f"not a move: {shown(text)} (the kind must be one of {kinds}){look_alikes(text)}"
+            ) from None
         try:
             held = cards(" ".join(words[2:]))
         except InvalidCardError as error:

@@ -328,7 +328,12 @@ def entry_point(name: str) -> metadata.EntryPoint:
         known = sorted(set(found.claims) | set(_REGISTERED))
         import difflib  # only for the error message: not paid by every import goat
 
-        close = difflib.get_close_matches(name, known, n=3)
+        by_case = {known_name.lower(): known_name for known_name in known}  # 'GREEDY' is 'greedy' mistyped
+        close = [by_case[name.lower()]] if name.lower() in by_case else []
+        close += [
+            by_case[c] for c in difflib.get_close_matches(name.lower(), list(by_case), n=3) if by_case[c] not in close
+        ]
+        close = close[:3]
         hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
         raise StrategyNameError(f"no strategy named {shown(name)}{hint} (known: {', '.join(known) or 'none'})")
     return _check_entry(entry, name)
@@ -451,6 +456,11 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
         except RecursionError:  # nested deeper than any option is
             raise StrategyNameError(f"not a strategy spec: option {shown(key)} is nested too deeply") from None
         except ValueError:
+            if "[" in raw or "]" in raw:  # 'ismcts[time_ms=5]]': a bracket too many, not the text '5]'
+                raise StrategyNameError(
+                    f"not a strategy spec: {shown(spec)}: option {shown(key)} has a bracket that does not belong"
+                    ' (quote a text that holds one: key="a]b")'
+                ) from None
             options[key] = raw
         position = option.end()
     return match["name"].strip(), options
@@ -484,13 +494,30 @@ def format_spec(name: str, options: Mapping[str, Any]) -> str:
     >>> parse_spec(format_spec("ismcts", {"time_ms": 50, "mode": "a,b"}))
     ('ismcts', {'time_ms': 50, 'mode': 'a,b'})
     """
+    if not isinstance(name, str) or not isinstance(options, Mapping):
+        raise TypeError(f"format_spec() takes a name and a mapping of options, not {shown(name)} and {shown(options)}")
     if not options:
         return name
     if name.startswith(EXEC_PREFIX):
         raise StrategyNameError(f"an exec: command takes no options in brackets: {shown(name)}")
+    if parse_spec(name)[1] or "[" in name or "]" in name:
+        raise StrategyNameError(f"format_spec() takes a name without options in brackets, not {shown(name)}")
     import json
 
-    return f"{name}[{', '.join(f'{key}={json.dumps(value)}' for key, value in options.items())}]"
+    for key in options:
+        if not isinstance(key, str) or not key.isidentifier():
+            raise StrategyNameError(f"an option's name is an identifier, not {shown(key)}")
+    try:
+        spec = f"{name}[{', '.join(f'{key}={json.dumps(value)}' for key, value in options.items())}]"
+        same = parse_spec(spec) == (name, dict(options))
+    except (TypeError, ValueError):  # a value JSON cannot write, or whose text the spec's reading refuses
+        same = False
+    if not same:  # a list or an object of more than one item would be split at its commas, for one
+        raise StrategyNameError(
+            f"options {shown(dict(options))} cannot be written in a spec that reads back as they are: give each as"
+            " text, a number, true, false or null"
+        )
+    return spec
 
 
 def load_strategy(name: str, **options: Any) -> Strategy:

@@ -315,3 +315,18 @@ def test_a_view_made_by_hand_must_have_fields_a_view_has() -> None:
             attrs.evolve(seen, **change)
     with pytest.raises(goat.InvalidViewError):
         goat.PlayerView(*["x"] * 13)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("text", ["10\u041d", "10\u0421", "\u0410S"])  # Cyrillic En, Es, A: as a Russian keyboard types
+def test_a_cyrillic_look_alike_is_named_in_the_error(text: str) -> None:
+    # Found by a review: "not a card: '10Н'" read exactly like valid text.
+    with pytest.raises(goat.InvalidCardError, match=r"letters that are not Latin: .* \(cyrillic capital letter"):
+        goat.Card.from_str(text)
+    with pytest.raises(goat.InvalidMoveError, match="cyrillic capital letter"):
+        goat.Move.from_str(f"1 lead {text}")
+
+
+def test_a_name_in_the_wrong_case_is_suggested() -> None:
+    # Found by a review: 'Greedy' got "did you mean 'greedy'?", 'GREEDY' nothing.
+    with pytest.raises(goat.StrategyNameError, match="did you mean 'greedy'"):
+        goat.load_strategy("GREEDY")

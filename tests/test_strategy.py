@@ -327,3 +327,31 @@ def test_a_sealed_plugin_that_fails_says_so_by_its_name_and_distribution(fake_di
     )
     with pytest.raises(StrategyLoadError, match=r"^the factory of strategy 'raising' raised ZeroDivisionError"):
         protocol._load(import_path_spec("raising[x=1]"), "raising[x=1]", 0)
+
+
+@pytest.mark.parametrize(
+    ("name", "options", "error", "said"),
+    [
+        ("x", {"a": [1, 2]}, goat.StrategyNameError, "cannot be written in a spec that reads back"),
+        ("x", {"a": {"b": 1, "c": 2}}, goat.StrategyNameError, "cannot be written in a spec that reads back"),
+        ("x", {"a": object()}, goat.StrategyNameError, "cannot be written in a spec that reads back"),
+        ("x[y=1]", {"a": 1}, goat.StrategyNameError, "without options in brackets"),
+        (None, {"a": 1}, TypeError, "takes a name and a mapping"),
+        ("x", [("a", 1)], TypeError, "takes a name and a mapping"),
+        ("x", {"not a name": 1}, goat.StrategyNameError, "an option's name is an identifier"),
+    ],
+)
+def test_format_spec_writes_only_what_parse_spec_reads_back(name: Any, options: Any, error: type, said: str) -> None:
+    # Found by a review: format_spec wrote 'x[a=[1, 2]]' (which parse_spec refuses) and 'x[y][a=1]', and raised
+    # AttributeError or a bare TypeError for a name or options of the wrong kind.
+    with pytest.raises(error, match=re.escape(said)):
+        goat.strategy.format_spec(name, options)
+    spec = goat.strategy.format_spec("x", {"a": "b,c]", "n": 1.5, "t": True, "z": None, "one": [1]})
+    assert goat.strategy.parse_spec(spec) == ("x", {"a": "b,c]", "n": 1.5, "t": True, "z": None, "one": [1]})
+
+
+def test_a_bracket_too_many_is_not_read_as_text() -> None:
+    # Found by a review: 'ismcts[time_ms=5]]' was read as time_ms='5]', and the error then blamed the value.
+    with pytest.raises(goat.StrategyNameError, match="has a bracket that does not belong"):
+        goat.strategy.parse_spec("ismcts[time_ms=5]]")
+    assert goat.strategy.parse_spec('x[a="5]"]') == ("x", {"a": "5]"})

@@ -162,6 +162,10 @@ def new_game(
         raise InvalidDealError(f"defeat must be two non-negative ints, not {shown(defeat)}")
     if defeat is not _NO_DEFEAT and max(defeat) >= MATCH_LIMIT:
         raise InvalidDealError(f"no game is dealt at defeat-scores {defeat}: a match ends at {MATCH_LIMIT} (R21)")
+    if defeat is not _NO_DEFEAT and (defeat[0] % 2 or defeat[1] % 2):
+        raise InvalidDealError(
+            f"no match reaches defeat-scores {defeat}: a game adds 0, 2, 4 or 6 to them (R19, R21), so they are even"
+        )
     if deck is None:
         if trump_card is not None:
             raise InvalidDealError("a trump_card can only be named together with a fixed deck")

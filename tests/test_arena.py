@@ -1033,6 +1033,8 @@ def test_changed_shared_moves_fail_the_match_saying_so_and_are_made_afresh() -> 
         arena.play_match([Saboteur(), *bots("random", "random", "random")], seed=4)
     honest = arena.play_match(bots("random", "random", "random", "random"), seed=4)
     assert honest.faults == () and all(records.loads(records.dumps(g)) == g for g in honest.games)
+    # the texts of moves, as the protocol writes them, are made afresh too (a cache of them outlived the moves)
+    assert all(goat.records.codec.notation(m) == str(m) for m in (Move.from_str(f"1 pass {c}") for c in goat.DECK))
     with pytest.raises(StrategyCheckError, match=r"the bot changed .* of the engine's shared moves"):
         check_strategy(lambda *, seed=None: Saboteur(), games=1)
     assert goat.moves.repair_moves() == 0

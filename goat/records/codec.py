@@ -112,6 +112,7 @@ def _game_json(record: GameRecord, *, top: bool) -> dict[str, Any]:
 
 _CARD_TEXT: Final = tuple(str(card) for card in DECK)
 _NOTATION: dict[int, str] = {}
+HOLDERS_OF_MOVES.append(_NOTATION.clear)  # a text made from a changed move's fields would outlive it
 
 
 def notation(move: Move) -> str:

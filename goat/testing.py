@@ -101,7 +101,13 @@ def cards(*, suits: Iterable[Suit] | None = None) -> st.SearchStrategy[Card]:
     >>> cards(suits=[goat.Suit.HEARTS]).example().suit
     Suit.HEARTS
     """
+    if suits is not None and (isinstance(suits, (str, Suit)) or not isinstance(suits, Iterable)):
+        raise InvalidArgument(
+            f"cards(suits=...) takes a collection of Suit values, e.g. [Suit.HEARTS], not {shown(suits)}"
+        )
     allowed = set(Suit) if suits is None else set(suits)
+    if not all(type(suit) is Suit for suit in allowed):
+        raise InvalidArgument(f"cards(suits=...) takes Suit values only, not {shown(sorted(allowed, key=str))}")
     pool = tuple(card for card in DECK if card.suit in allowed)
     if not pool:
         raise InvalidArgument("cards(suits=...) needs at least one suit")
@@ -187,12 +193,20 @@ def deals(
     if not (
         isinstance(defeat, tuple)
         and len(defeat) == 2
-        and all(type(score) is int and 0 <= score < MATCH_LIMIT for score in defeat)
+        and all(type(score) is int and 0 <= score < MATCH_LIMIT and score % 2 == 0 for score in defeat)
     ):
         raise InvalidArgument(
-            f"defeat must be two ints 0–{MATCH_LIMIT - 1}, a match's score before a game (R21), not {shown(defeat)}"
+            f"defeat must be two even ints 0–{MATCH_LIMIT - 2}, a match's score before a game (R19, R21), not"
+            f" {shown(defeat)}"
         )
+    _check_flag(molodka, "molodka")
     return _deals(dealer, molodka, defeat)
+
+
+def _check_flag(value: object, name: str) -> None:
+    """A yes-or-no option is True or False: ``molodka="no"`` would be read as yes."""
+    if type(value) is not bool:
+        raise InvalidArgument(f"{name} must be True or False, not {shown(value)}")
 
 
 def _plays_left(state: GameState) -> int:
@@ -294,6 +308,7 @@ def game_states(
         )
     if max_moves is not None and (type(max_moves) is not int or max_moves < min_moves):
         raise InvalidArgument(f"max_moves must be an int >= min_moves, not {shown(max_moves)}")
+    _check_flag(molodka, "molodka")
     return _game_states(min_moves, max_moves, molodka, False)
 
 
@@ -304,6 +319,7 @@ def finished_games(*, molodka: bool = False) -> st.SearchStrategy[GameState]:
     >>> finished_games().example().is_over
     True
     """
+    _check_flag(molodka, "molodka")
     return _game_states(0, None, molodka, True)
 
 
@@ -567,6 +583,8 @@ def check_strategy(strategy_factory: Callable[..., Any], *, games: int = 10, see
     """
     if type(games) is not int or games < 1:
         raise ValueError(f"games must be a positive int, not {shown(games)}")
+    if type(seed) is not int:  # it seeds the bots and the deals: a float or text seeds nothing reproducibly
+        raise TypeError(f"check_strategy(): seed must be an int, not {shown(seed)}")
     if not callable(strategy_factory):
         raise TypeError(f"check_strategy() takes a strategy factory, not {shown(strategy_factory)}")
     with watching_interrupts():

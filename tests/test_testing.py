@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import subprocess
 import sys
 from typing import Any
@@ -420,3 +421,28 @@ def test_check_strategy_puts_back_a_recursion_limit_left_too_low_to_report_it(th
     with pytest.raises(StrategyCheckError, match=r"raised ValueError: too deep|recursion limit"):
         check_strategy(bot(choose), games=1)
     assert sys.getrecursionlimit() == limit
+
+
+@pytest.mark.parametrize(
+    ("make", "said"),
+    [
+        (lambda: gt.deals(molodka="no"), "molodka must be True or False"),
+        (lambda: gt.game_states(molodka=1), "molodka must be True or False"),
+        (lambda: gt.finished_games(molodka="yes"), "molodka must be True or False"),
+        (lambda: gt.deals(defeat=(3, 0)), "defeat must be two even ints"),
+        (lambda: gt.cards(suits="HEARTS"), "takes a collection of Suit values"),
+        (lambda: gt.cards(suits=goat.Suit.HEARTS), "takes a collection of Suit values"),
+        (lambda: gt.cards(suits=[goat.Suit.HEARTS, "x"]), "takes Suit values only"),
+    ],
+)
+def test_strategies_refuse_options_of_the_wrong_kind(make: Any, said: str) -> None:
+    # Found by a review: molodka="no" dealt a molodka, suits="HEARTS" said it needs a suit, a Suit alone raised
+    # a bare TypeError, a stray "x" among suits was ignored, and odd defeat-scores (which no match reaches) were taken.
+    with pytest.raises(InvalidArgument, match=re.escape(said)):
+        make()
+
+
+@pytest.mark.parametrize("seed", ["a", None, 1.0])
+def test_check_strategy_refuses_a_seed_that_is_not_an_int(seed: Any) -> None:
+    with pytest.raises(TypeError, match="seed must be an int"):  # found by a review: a TypeError from deep inside
+        check_strategy(bot(lambda rng, view, legal: legal[0]), games=1, seed=seed)

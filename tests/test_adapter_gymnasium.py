@@ -123,6 +123,22 @@ def test_bad_options_are_refused() -> None:
         GoatEnv(seat=4)
     with pytest.raises(goat.StrategyNameError):
         GoatEnv(opponents="no-such-bot")
+    # Found by a review: a float seat or True was taken (and a numpy seat failed at reset, naming the bots' seed)
+    for seat in (1.0, True, "1"):
+        with pytest.raises(goat.InvalidSeatError, match="seat must be 0–3"):
+            GoatEnv(seat=seat)  # type: ignore[arg-type]
+    env = GoatEnv(seat=np.int64(2), opponents="random")  # type: ignore[arg-type]
+    assert env.seat == 2 and type(env.seat) is int
+    env.reset(seed=0)
+
+
+@pytest.mark.parametrize("action", [100, -1, 3.7, True, "1"])
+def test_an_action_outside_the_action_space_is_refused(action: Any) -> None:
+    # Found by a review: 100 and -1 were scored as illegal moves (-7), 3.7 was cut to 3 and played.
+    env = GoatEnv(opponents="random")
+    env.reset(seed=1)
+    with pytest.raises(ValueError, match="not in the action space"):
+        env.step(action)
 
 
 def test_an_async_vector_environment_of_two() -> None:

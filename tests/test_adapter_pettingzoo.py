@@ -190,3 +190,17 @@ def test_the_adapter_without_its_extra_names_it() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode != 0 and "pip install 'goat-cards[pettingzoo]'" in done.stderr
     assert "During handling" not in done.stderr  # one message, not a chained traceback
+
+
+def test_an_observation_changed_in_place_changes_only_the_agents_copy() -> None:
+    # Found by a review: observe() handed out the arrays it kept, so an agent that normalised its observation, or
+    # set its action mask to ones, changed what every later observe() of that state said (all 47 actions legal).
+    game = raw_env()
+    game.reset(seed=3)
+    agent = game.agent_selection
+    first = game.observe(agent)
+    legal = first["action_mask"].copy()
+    first["action_mask"][:] = 1
+    first["observation"][:] = 0
+    again = game.observe(agent)
+    assert (again["action_mask"] == legal).all() and again["observation"].any()

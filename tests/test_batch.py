@@ -469,6 +469,15 @@ def legal_sample(env: Any, mask: np.ndarray[Any, Any], rng: np.random.Generator)
     return np.array([rng.choice(np.flatnonzero(row)) for row in mask])
 
 
+@pytest.mark.parametrize("dealer", [None, 4, "left", 1.0])
+def test_the_vector_envs_reset_refuses_a_dealer_that_is_no_seat(dealer: Any) -> None:
+    from goat.batch import vector_env
+
+    env = vector_env(2, seat=0)
+    with pytest.raises(ValueError, match="a seat 0–3 or 'rotate'"):  # found by a review: None gave a raw TypeError
+        env.reset(seed=1, options={"dealer": dealer})
+
+
 def test_the_vector_env_passes_gymnasiums_checks() -> None:
     from gymnasium.utils import env_checker, passive_env_checker
     from gymnasium.vector import AutoresetMode, VectorEnv

@@ -79,8 +79,13 @@ class GoatEnv(gymnasium.Env[np.ndarray[Any, Any], np.int64]):
         opponents: str = "greedy",
         render_mode: str | None = None,
     ) -> None:
-        if seat not in range(4):
+        try:
+            number = None if isinstance(seat, bool) else operator.index(seat)  # a numpy integer too, as a plain int
+        except TypeError:
+            number = None
+        if number is None or number not in range(4):
             raise InvalidSeatError(f"seat must be 0–3, not {seat!r}")
+        seat = number
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None, 'human' or 'ansi', not {render_mode!r}")
         self.seat = seat
@@ -134,6 +139,9 @@ class GoatEnv(gymnasium.Env[np.ndarray[Any, Any], np.int64]):
             raise RuntimeError("call reset() before step()")
         if self._ended:
             raise RuntimeError("the game is over: call reset()")
+        if isinstance(action, bool) or not self.action_space.contains(action):
+            # not an action at all (100, -1, 3.7): the agent's bug, not a move the rules refuse
+            raise ValueError(f"action {action!r} is not in the action space, integers 0–{encoding.NUM_ACTIONS - 1}")
         move = self._legal.get(int(action))
         if move is None:  # illegal: the game ends, worse than any legal outcome
             self._legal = {}

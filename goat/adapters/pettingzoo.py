@@ -202,8 +202,8 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZo
 
     def observe(self, agent: str) -> dict[str, np.ndarray[Any, Any]]:
         found = self._observed.get(agent)
-        if found is not None:
-            return found
+        if found is not None:  # copies: an agent that changes its observation in place changes only its own
+            return {"observation": found["observation"].copy(), "action_mask": found["action_mask"].copy()}
         assert self.state_ is not None, "call reset() first"
         seat = self._seat(agent)
         mask = np.zeros(encoding.NUM_ACTIONS, dtype=np.int8)
@@ -211,7 +211,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZo
             mask[list(self._actions())] = 1
         found = {"observation": encoding.observation_array(self.state_, seat), "action_mask": mask}
         self._observed[agent] = found
-        return found
+        return {"observation": found["observation"].copy(), "action_mask": mask.copy()}
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:

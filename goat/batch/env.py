@@ -84,6 +84,8 @@ class GoatVectorEnv(VectorEnv):
         super().reset(seed=seed)
         options = dict(options or {})
         dealer = options.pop("dealer", 0)
+        if dealer != "rotate" and (type(dealer) is not int or not 0 <= dealer <= 3):
+            raise ValueError(f"options['dealer'] is a seat 0–3 or 'rotate', not {dealer!r}")
         if options:
             raise ValueError(f"unknown reset options: {', '.join(sorted(options))} (only 'dealer')")
         if seed is None:

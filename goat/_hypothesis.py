@@ -33,6 +33,20 @@ def register(strategy: Callable[[str], st.SearchStrategy[object]]) -> None:
     for cls, name in STRATEGY_NAMES:
         st.register_type_strategy(getattr(goat, cls), strategy(name))
     st.register_type_strategy(goat.PlayerView, strategy("game_states").flatmap(_views))
+    # The parts of a finished game (which has three tricks or more, R17), as the engine and the views make them:
+    # without these, from_type would call the constructors with guessed arguments, which they refuse.
+    finished = strategy("finished_games")
+    st.register_type_strategy(goat.Trick, finished.flatmap(lambda state: _one_of(state, "tricks")))
+    seen = finished.flatmap(_views)
+    st.register_type_strategy(goat.SeenTrick, seen.flatmap(lambda view: _one_of(view, "tricks")))
+    st.register_type_strategy(goat.SeenMove, seen.flatmap(lambda view: _one_of(view, "history")))
+
+
+def _one_of(value: object, field: str) -> st.SearchStrategy[object]:
+    from hypothesis import strategies as st
+
+    items: tuple[object, ...] = getattr(value, field)
+    return st.sampled_from(items)
 
 
 def _hypothesis_setup_hook() -> None:

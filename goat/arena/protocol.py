@@ -35,7 +35,7 @@ from goat.records.codec import notation
 from goat.scoring import GameResult
 from goat.seats import is_seat
 from goat.strategy import Strategy, end_game, load_strategy, parse_spec, plugin_description, start_game
-from goat.view import PlayerView, SeenMove, SeenTrick
+from goat.view import PlayerView, SeenMove, SeenTrick, checked_view
 
 __all__ = [
     "MAX_LINE",
@@ -455,7 +455,7 @@ def _quick_view(data: dict[str, Any]) -> PlayerView | None:
         if len(cards) != len(hand):
             return None
         seen = _SEEN_CACHE
-        return PlayerView(
+        return checked_view(  # all checked above: past the constructor's own check, which would repeat it
             seat,
             cards,
             trump_card,

@@ -25,7 +25,10 @@ def main(argv: list[str] | None = None) -> arena.TournamentResult:
     def progress(done: int, total: int) -> None:
         print(f"\r{done}/{total} matches", end="", file=sys.stderr, flush=True)
 
-    result = arena.run_tournament(names, matches=args.matches, seed=args.seed, progress=progress)
+    try:
+        result = arena.run_tournament(names, matches=args.matches, seed=args.seed, progress=progress)
+    except (ValueError, TypeError) as error:  # a bad --matches, --seed or name: said in one line, as argparse does
+        parser.error(str(error))
     print(file=sys.stderr)
     print(result.table())
     print(f"\n{result.matches} matches in {result.seconds:.1f} s")

@@ -86,6 +86,9 @@ def _load(
         tail = f"; its standard error ends: {fault.stderr.strip()[-500:]}" if fault.stderr.strip() else ""
         raise click.ClickException(f"the bot {shown(spec)} does not start: {fault}{tail}") from None
     except (StrategyLoadError, ValueError) as error:
+        if isinstance(error, StrategyLoadError) and isinstance(error.__cause__, (TypeError, ValueError)):
+            # the factory refused its options ('ismcts[foo=1]', 'ismcts[time_ms=0]'): bad usage, as a bad name is
+            raise click.BadParameter(str(error), param_hint=param) from None
         raise click.ClickException(str(error)) from None
 
 
@@ -362,6 +365,15 @@ def _saved_table(path: Path, saved: records.MatchRecord, context: click.Context)
                 param_hint="--resume",
             )
         bots[option] = name
+    kept: dict[str, object] = {"seat": int(seat_text), "seed": seed, **bots}
+    for option, value in kept.items():  # a resumed match is the saved one: an option that says otherwise is a mistake
+        given = context.get_parameter_source(option) is click.core.ParameterSource.COMMANDLINE
+        if given and context.params[option] != value:
+            raise click.BadParameter(
+                f"the match saved in {path} has {option} {shown(value, 80)}, not {shown(context.params[option], 80)}:"
+                " a resumed match keeps its seat, bots and seed",
+                param_hint=f"--{option}",
+            )
     return int(seat_text), bots["partner"], bots["opponents"], seed
 
 

@@ -200,26 +200,31 @@ def make_move(key: int) -> Move:
     return move
 
 
-def repair_moves() -> int:
+def repair_moves(*, force: bool = False) -> int:
     """How many of the engine's shared moves no longer hold what their keys say — changed with
     ``object.__setattr__`` by code that should not have (an in-process bot) — after forgetting them all, so that
-    the engine makes them afresh.  O(number of moves made so far): for after a failure, not for every call."""
+    the engine makes them afresh (``force``: forget them even if none is found changed).  O(number of moves made
+    so far): for after a failure, not for every call."""
     changed = 0
     for key, move in MOVES.items():
         mask = key >> 5
         try:
-            as_made = (
+            seat, held, cards = _get(move, "seat"), _get(move, "mask"), _get(move, "cards")
+            as_made = (  # exact types first: a field replaced by a subclass whose __eq__ lies is no field as made
                 type(move) is Move
                 and _get(move, "_key") is key
-                and _get(move, "seat") == key & 3
-                and _get(move, "mask") == mask
+                and type(seat) is int
+                and seat == key & 3
+                and type(held) is int
+                and held == mask
                 and _get(move, "kind") is _KINDS[key >> 2 & 7]
-                and _get(move, "cards") == cards_of(mask)
+                and type(cards) is frozenset
+                and cards == cards_of(mask)
             )
         except BaseException:  # a field deleted, or replaced by an object whose __eq__ raises
             as_made = False
         changed += not as_made
-    if changed:
+    if changed or force:
         MOVES.clear()
         forget_moves()
         for forget in HOLDERS_OF_MOVES:

@@ -264,14 +264,20 @@ class GameState:
         return svg.table(self)
 
 
-def _plain(value: object, depth: int = 0) -> bool:
+def _plain(value: object) -> bool:
     """Whether ``value`` is made of exact ints, tuples and ``None`` only, as the kernel's positions are (so that
-    comparing it runs no code of another class's)."""
-    if value is None or type(value) is int:
-        return True
-    if type(value) is not tuple or depth > 1000:
-        return False
-    return all(_plain(item, depth + 1) for item in value)
+    comparing it runs no code of another class's); read without recursion, whatever its depth."""
+    waiting = [value]
+    seen = 0
+    while waiting:
+        item = waiting.pop()
+        seen += 1
+        if item is None or type(item) is int:
+            continue
+        if type(item) is not tuple or seen > 100_000:  # no position holds that many parts
+            return False
+        waiting.extend(item)
+    return True
 
 
 def _check_position(core: object) -> None:

@@ -552,6 +552,7 @@ def _run(factory: Callable[..., Any], games: int, seed: int, options: dict[str, 
         except GoatError as error:  # the check's own step failed: the engine's moves were changed behind its back
             changed = repair_moves()
             if not changed:
+                repair_moves(force=True)
                 raise
             raise StrategyCheckError(
                 f"game {game}: the bot changed {changed} of the engine's shared moves (with object.__setattr__ on"

@@ -16,6 +16,7 @@ import time
 import types
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -1038,3 +1039,68 @@ def test_changed_shared_moves_fail_the_match_saying_so_and_are_made_afresh() -> 
     with pytest.raises(StrategyCheckError, match=r"the bot changed .* of the engine's shared moves"):
         check_strategy(lambda *, seed=None: Saboteur(), games=1)
     assert goat.moves.repair_moves() == 0
+
+
+def test_repair_moves_sees_fields_replaced_by_look_alikes() -> None:
+    # Found by a review: a field replaced by an int or frozenset subclass whose __eq__ lies passed the check, and
+    # the changed move stayed in the engine's table.
+    class Liar(int):
+        def __eq__(self, other: object) -> bool:
+            return True
+
+        __hash__ = int.__hash__
+
+    move = Move.from_str("1 lead 10H")
+    object.__setattr__(move, "seat", Liar(3))
+    assert goat.moves.repair_moves() == 1
+    assert str(Move.from_str("1 lead 10H")) == "1 lead 10H"
+
+
+class SharedMemoryUser:
+    """An honest bot that makes a shared memory block: the standard library's resource tracker blocks SIGINT, then
+    unblocks it, in the calling thread."""
+
+    def choose(self, view: PlayerView, legal: tuple[Move, ...]) -> Move:
+        if not view.history:
+            from multiprocessing import shared_memory
+
+            block = shared_memory.SharedMemory(create=True, size=64)
+            block.close()
+            block.unlink()
+        os.kill(os.getpid(), 0)  # and checks that its process lives: signal 0 delivers nothing
+        return legal[0]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the referee watches SIGINT on Linux")
+@pytest.mark.parametrize("time_limit", [None, 5.0])
+def test_an_honest_bot_that_unblocks_sigint_through_the_standard_library_is_no_cheat(time_limit: float | None) -> None:
+    # Found by a review: the referee took the resource tracker's unblocking of SIGINT, and a signal 0 to its own
+    # process, for tampering, and the honest bot forfeited.  Played in a process of its own, where SIGINT is handled.
+    script = f"""
+import signal, sys
+sys.path.insert(0, {str(Path(__file__).parent)!r})
+signal.signal(signal.SIGINT, signal.default_int_handler)
+import goat
+from goat import arena
+from test_arena import SharedMemoryUser
+played = arena.play_match([SharedMemoryUser()] + [goat.load_strategy("random", seed=s) for s in (1, 2, 3)], seed=4,
+                          time_limit={time_limit!r})
+print([(f.seat, f.kind, f.reason) for f in played.faults])
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.stdout.strip() == "[]", done.stdout + done.stderr
+
+
+def env_changing_factory(*, seed: int | None = None) -> goat.Strategy:
+    os.environ["GOAT_TEST_FACTORY_WAS_HERE"] = "1"
+    return goat.load_strategy("random", seed=seed)
+
+
+def test_a_factory_that_changes_the_process_forfeits_and_it_is_put_back() -> None:
+    # Found by a review: what a factory changed was read as the first call's starting point, so the bot's first
+    # call could change the environment unseen.
+    from goat.arena.seats import SeatFault, build_within
+
+    with pytest.raises(SeatFault, match="changed the process's environment, which was put back"):
+        build_within(partial(env_changing_factory, seed=1), None, "the factory")
+    assert "GOAT_TEST_FACTORY_WAS_HERE" not in os.environ

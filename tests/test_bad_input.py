@@ -330,3 +330,11 @@ def test_a_name_in_the_wrong_case_is_suggested() -> None:
     # Found by a review: 'Greedy' got "did you mean 'greedy'?", 'GREEDY' nothing.
     with pytest.raises(goat.StrategyNameError, match="did you mean 'greedy'"):
         goat.load_strategy("GREEDY")
+
+
+def test_a_state_of_a_deeply_nested_tuple_is_refused_without_recursing() -> None:
+    nested: object = None  # found by a review: a RecursionError, before the check's own bound
+    for _ in range(5000):
+        nested = (nested,)
+    with pytest.raises(goat.InvalidDealError):
+        goat.GameState(nested)  # type: ignore[arg-type]

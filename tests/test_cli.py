@@ -210,7 +210,7 @@ def test_strategy_options_from_the_command_line() -> None:
     bad = invoke("match", "ismcts[iterations]", "greedy")
     assert bad.exit_code == 2 and "not a strategy spec" in bad.output
     wrong = invoke("match", "ismcts[depth=3]", "greedy")
-    assert wrong.exit_code == 1 and "depth" in wrong.output
+    assert wrong.exit_code == 2 and "depth" in wrong.output  # options the strategy refuses: bad usage
 
 
 def test_replay_step_stops_at_q(tmp_path: Path) -> None:
@@ -390,3 +390,20 @@ def test_tournament_jobs_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("goat.cli.ProcessPoolExecutor", Pool)
     assert invoke("tournament", "random", "greedy", "--matches", "2", "--jobs", "256", "--no-progress").exit_code == 0
     assert pools == [2]  # one pairing, two matches: two workers, not 256
+
+
+def test_resume_refuses_options_that_contradict_the_saved_match(tmp_path: Path) -> None:
+    # Found by a review: --seat, --seed and --opponents given with --resume were silently ignored.
+    saved = _saved_with(tmp_path)
+    for option, value in (("--seat", "2"), ("--seed", "9"), ("--opponents", "random")):
+        result = invoke("play", "--resume", str(saved), option, value, input="quit\ny\n")
+        assert result.exit_code == 2 and "a resumed match keeps its seat, bots and seed" in result.output
+    same = invoke("play", "--resume", str(saved), "--seat", "0", "--seed", "5", input="quit\ny\n")
+    assert same.exit_code == 0 and "Game 1 goes on" in same.output
+
+
+@pytest.mark.parametrize("spec", ["ismcts[foo=1]", "ismcts[time_ms=0]"])
+def test_options_a_strategy_refuses_are_bad_usage(spec: str) -> None:
+    # Found by a review: they failed the run (exit 1) where a bad name is bad usage (exit 2), as docs/cli.md says.
+    result = CliRunner().invoke(main, ["match", "greedy", spec])
+    assert result.exit_code == 2 and "Invalid value for TEAM_B" in result.output

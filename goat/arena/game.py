@@ -191,7 +191,8 @@ def _engine_checked() -> Iterator[None]:
         yield
     except GoatError as error:
         changed = repair_moves()
-        if not changed:
+        if not changed:  # made afresh all the same: a change the check cannot see must not outlive the match
+            repair_moves(force=True)
             raise
         raise EngineTamperedError(
             f"the engine's shared moves were changed during the match ({changed} found, and made afresh): an"

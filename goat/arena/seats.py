@@ -281,6 +281,8 @@ _SIGNALLING: Final = frozenset({"os.kill", "os.killpg", "signal.pthread_kill"})
 
 
 def _signals_the_referee(event: str, args: tuple[Any, ...]) -> bool:
+    if args[1] == 0:  # signal 0 delivers nothing: a check that the process lives (psutil.pid_exists)
+        return False
     if event == "signal.pthread_kill":
         return True
     target = args[0]
@@ -288,7 +290,10 @@ def _signals_the_referee(event: str, args: tuple[Any, ...]) -> bool:
         return False  # os.kill refuses it itself
     if event == "os.killpg":
         return target in (0, _getpgrp())
-    return target in (0, _getpid(), -_getpgrp())
+    if target in (0, _getpid(), -_getpgrp()):
+        return True
+    # On Linux a thread's id is a pid too, and kill() of it signals the whole process
+    return target > 0 and os.path.exists(f"/proc/self/task/{target}")
 
 
 # The process's state that audited events change — its working directory (os.chdir), its environment
@@ -428,6 +433,11 @@ class _Guard:
             self.saved = [(target, cls, _fields_of(target, cls)) for target, cls in zip(objects, expected, strict=True)]
         self.main = _current_thread() is _main_thread()
         self.settings = _settings(self.main)
+        # Whether SIGINT is blocked in the referee's thread (while a match is watched): a bot's code may unblock it
+        # there — the standard library's own multiprocessing.resource_tracker blocks it and then unblocks it — and
+        # it is blocked again after the call, without a fault (a SIGINT let through meanwhile is the bot's: see
+        # watching_interrupts).
+        self.sigint_blocked = bool(self.main and _MASKS and _sig.SIGINT in _pthread_sigmask(_sig.SIG_BLOCK, ()))
         _GUARDS[0] += 1
         self.made = _GUARDS[0]
         _UNBLOCKED[0] = False  # a SIGINT the last call let through has been handled by now: a new one is real
@@ -440,10 +450,14 @@ class _Guard:
             changed += _put_back(self.saved)
         elif self.values is not None and not _intact(self.objects, self.values):
             changed += _put_back(self._read())
+        if self.sigint_blocked and _sig.SIGINT not in _pthread_sigmask(_sig.SIG_BLOCK, ()):
+            _pthread_sigmask(_sig.SIG_BLOCK, (_sig.SIGINT,))
         moved = _moved(self.settings, _settings(self.main), self.main) + _put_process_state(self.made)
         if moved:
             changed.append(f"the process's {', '.join(moved)}")
             _put_settings(self.settings, self.main)
+            if _getpgrp() != self.settings[5]:  # out of the referee's session (os.setsid): no way back
+                changed.append("the process group could not be put back: a Ctrl-C may no longer reach the referee")
         return changed
 
     def _read(self) -> list[tuple[object, type, tuple[Any, ...]]]:
@@ -584,7 +598,6 @@ _SETTINGS: Final = (
     *(f"threading.{name.strip('_')}" for name in _THREADING_HOOKS),
     *(f"{signal.Signals(number).name} handler" for number in _HANDLED),
     *("interval timer", "virtual interval timer", "profiling interval timer")[: len(_TIMERS)],
-    *(("blocking of SIGINT",) if _MASKS else ()),
 )
 _NO_TIMER: Final = (0.0, 0.0)
 _MISSINGS: Final = (_MISSING,) * max(len(_SYS_HOOKS), len(_THREADING_HOOKS))
@@ -619,8 +632,6 @@ def _settings(main: bool) -> tuple[Any, ...]:
     )
     if main and _ALARMS:
         found = (*found, *map(_getsignal, _HANDLED), *(_sig.getitimer(timer) != _NO_TIMER for timer in _TIMERS))
-        if _MASKS:  # the main thread's: a bot that unblocked SIGINT there would have its own pass for Ctrl-C
-            found = (*found, _sig.SIGINT in _pthread_sigmask(_sig.SIG_BLOCK, ()))
     return (*found, *_GC_CALLBACKS)
 
 
@@ -633,7 +644,7 @@ def _moved(before: tuple[Any, ...], now: tuple[Any, ...], main: bool) -> list[st
         and all(map(operator.is_, now[_BY_VALUE:], before[_BY_VALUE:]))
     ):
         return []
-    fixed = _SIGNALS_AT + (len(_HANDLED) + len(_TIMERS) + _MASKS if main and _ALARMS else 0)
+    fixed = _SIGNALS_AT + (len(_HANDLED) + len(_TIMERS) if main and _ALARMS else 0)
     names = [name for name, a, b in zip(_SETTINGS[:fixed], before[:fixed], now[:fixed], strict=True) if not _same(a, b)]
     if len(now) != len(before) or not all(map(operator.is_, now[fixed:], before[fixed:])):
         names.append("the collector's callbacks")
@@ -664,12 +675,10 @@ def _put_settings(settings: tuple[Any, ...], main: bool) -> None:
             else:
                 space.pop(name, None)
         at += len(names)
-    handled = len(_HANDLED) + len(_TIMERS) + _MASKS if main and _ALARMS else 0
-    if _MASKS and handled and settings[_SIGNALS_AT + handled - 1]:
-        _pthread_sigmask(_sig.SIG_BLOCK, (_sig.SIGINT,))
+    handled = len(_HANDLED) + len(_TIMERS) if main and _ALARMS else 0
     if handled:
         handlers = settings[_SIGNALS_AT : _SIGNALS_AT + len(_HANDLED)]
-        timers = settings[_SIGNALS_AT + len(_HANDLED) : _SIGNALS_AT + len(_HANDLED) + len(_TIMERS)]
+        timers = settings[_SIGNALS_AT + len(_HANDLED) : _SIGNALS_AT + handled]
         for timer, was_set in zip(_TIMERS, timers, strict=True):
             if not was_set:
                 _sig.setitimer(timer, 0)
@@ -874,8 +883,10 @@ def in_a_thread(call: Callable[[], tuple[bool, Any]], seconds: float, what: str)
         except BaseException:  # only a real interrupt gets here, and it is the main thread's to handle
             answered = (False, "KeyboardInterrupt")
         if _MASKS and _sig.SIGINT not in _pthread_sigmask(_sig.SIG_BLOCK, ()):
-            _UNBLOCKED[0] = True  # before the answer: the main thread may handle the bot's SIGINT only then
-            _SIGNALLED[0] += 1
+            # Unblocked by the bot's code (multiprocessing's resource tracker does it, honestly): blocked again, and
+            # a SIGINT it let through, which the main thread handles only now, is the bot's (see watching_interrupts)
+            _pthread_sigmask(_sig.SIG_BLOCK, (_sig.SIGINT,))
+            _UNBLOCKED[0] = True
         answers.put(answered)
 
     try:
@@ -896,21 +907,30 @@ def build_within(build: Callable[[], Strategy], seconds: float | None, what: str
     def call() -> tuple[bool, Any]:
         with running_a_bot():
             try:
-                return (True, build())
+                _GUARDS[0] += 1  # what the factory changes of the process (see _put_process_state) is its own
+                made = _GUARDS[0]
+                bot = build()
+                changed = _put_process_state(made)
+                if changed:  # put back; the bot is not to be trusted with a match
+                    return (False, ("tamper", f"changed the process's {', '.join(changed)}, which was put back", None))
+                return (True, bot)
             except BaseException as error:
                 if is_real_interrupt(error, before):
                     raise
                 # goat's own errors (load_strategy's: the name, the options) are kept for the caller; a bot's
                 # are let go here, so that nothing of theirs (a finaliser) runs later, outside the call
-                return (False, (describe_error(error), error if isinstance(error, GoatError) else None))
+                return (
+                    False,
+                    ("exception", f"raised {describe_error(error)}", error if isinstance(error, GoatError) else None),
+                )
 
     answered = call() if seconds is None else in_a_thread(call, seconds, what)
     if answered is None:
         raise SeatFault("timeout", f"{what} gave no bot within the budget of {seconds:g} s")
     ok, value = answered
     if not ok:
-        described, error = value
-        raise SeatFault("exception", f"{what} raised {described}") from error
+        kind, described, error = value
+        raise SeatFault(kind, f"{what} {described}") from error
     return value  # type: ignore[no-any-return]
 
 

@@ -27,7 +27,7 @@ from typing import Any, Literal
 
 import attrs
 
-from goat.arena.game import FaultPolicy, check_policy, play_match
+from goat.arena.game import FaultPolicy, _check_seed, check_policy, play_match
 from goat.arena.sealed import BotFault, ProcessStrategy, bot_command, import_path_env, split_command
 from goat.arena.seats import (
     SeatFault,
@@ -350,8 +350,7 @@ def run_tournament(
         raise ValueError(
             f"matches must be a positive even int (each deal is played twice, teams swapped), not {matches!r}"
         )
-    if type(seed) is not int:
-        raise TypeError(f"run_tournament(): seed must be an int, not {shown(seed)}")
+    _check_seed(seed, "run_tournament()")  # as play_match's: a record holds it
     if isolation not in _ISOLATIONS:
         raise ValueError(f"isolation is one of {_ISOLATIONS}, not {shown(isolation)}")
     check_policy(on_fault, time_limit)

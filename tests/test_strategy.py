@@ -144,7 +144,8 @@ class _Bomb:
             lambda *, seed=None: (_ for _ in ()).throw(_BadStrError()),
             "raised _BadStrError \\(whose message cannot be shown\\)",
         ),
-        (lambda *, seed=None: _Bomb(), "built a _Bomb, whose attributes raise ValueError: no choose here"),
+        # (Python 3.12 looks the method up statically, past __getattr__: the bot then simply has no choose)
+        (lambda *, seed=None: _Bomb(), "built a _Bomb, whose attributes raise ValueError: no choose here|no choose"),
     ],
 )
 def test_whatever_a_factory_raises_is_a_load_error(factory: Any, said: str) -> None:

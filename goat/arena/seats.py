@@ -270,8 +270,10 @@ def _refuse_hooks(event: str, args: tuple[Any, ...]) -> None:
         # the match unblocks it — is refused, and counted as tampering.
         _SIGNALLED[0] += 1
         raise RuntimeError("goat's referee: a bot may not send signals to the referee's process")
-    if event in _PROCESS_EVENTS and _BEFORE[0] is None:
-        _BEFORE[0] = _process_state()  # as it was: the event is audited before the change is made
+    if event in _PROCESS_EVENTS and (_BEFORE[0] is None or _BEFORE_AT[0] < _GUARDS[0]):
+        # as it was: the event is audited before the change is made (a reading older than the newest guard, left
+        # by a call that overran and ran on, is read again: the guard checking now would drop it)
+        _BEFORE[0] = _process_state()
         _BEFORE_AT[0] = _GUARDS[0]
 
 

@@ -8,6 +8,7 @@ Install with ``pip install 'goat-cards[cli]'``.  Exit status: 0 on success,
 from __future__ import annotations
 
 import datetime
+import json
 import math
 import platform
 import random
@@ -748,8 +749,12 @@ def _read_records(path: Path) -> list[records.GameRecord]:
     try:
         with path.open("rb") as file:
             head = file.read(records.MAX_RECORD_BYTES + 1)
-            lines = head.count(b"\n", 0, head.rstrip().__len__())
-            if lines == 0 or head.lstrip().startswith(b"{\n"):  # one record, possibly pretty-printed
+            try:  # one record, pretty-printed or not (any line endings); else a JSON Lines file
+                json.loads(head)
+                whole = True
+            except (ValueError, RecursionError):
+                whole = head.count(b"\n", 0, len(head.rstrip())) == 0  # one line: its own error says what is wrong
+            if whole:
                 found = [records.loads(head)]
             else:
                 file.seek(0)
@@ -788,6 +793,11 @@ def replay_command(file: Path, step: bool, open_cards: bool, html_file: TextIO |
     """
     console = _console()
     games = _read_records(file)
+    if not games:  # a match saved before its first game
+        if html_file is not None and html_file.name != "<stdout>":
+            html_file.close()
+            Path(html_file.name).unlink(missing_ok=True)  # opened (and made) before the run: nothing to keep
+        raise click.ClickException(f"{file} holds no game to show (a match with no games)")
     if html_file is not None:
         page = records.to_html(games)
         html_file.write(page)
@@ -800,11 +810,19 @@ def replay_command(file: Path, step: bool, open_cards: bool, html_file: TextIO |
             return
 
 
+def _printable(text: str) -> str:
+    """``text`` as a terminal may show it: a record is data, and its names and reasons must not send the terminal
+    escape sequences (colours, its title, the clipboard) or turn the line around (bidirectional overrides)."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
+
+
 def _replay_one(console: Console, record: records.GameRecord, number: int, *, step: bool, open_cards: bool) -> bool:
     """Show one game; ``False`` if the person asked to stop."""
     states = records.replay(record)
     trump = states[0].trump
-    names = dict(enumerate(record.players)) if record.players else None
+    names = {seat: _printable(name) for seat, name in enumerate(record.players)} if record.players else None
     console.print(
         Text.assemble(
             (f"Game {number}", "bold"),
@@ -840,7 +858,7 @@ def _replay_one(console: Console, record: records.GameRecord, number: int, *, st
         return True
     if record.forfeit is not None:
         cause = next(f for f in record.faults if f.replacement is None)
-        console.print(f"  Team {record.forfeit} forfeited: {cause.reason}")
+        console.print(f"  Team {record.forfeit} forfeited: {_printable(cause.reason)}")
     outcome = "balls" if result.balls else f"team {result.winner} wins"
     console.print(
         f"  Points {result.points[0]} : {result.points[1]}, {outcome}; "

@@ -604,3 +604,18 @@ def test_without_gymnasium_the_env_names_its_extra() -> None:
     assert done.returncode == 1
     assert "pip install 'goat-cards[batch,gymnasium]'" in done.stderr and "MissingExtraError" in done.stderr
     assert "import goat.batch" in code  # goat.batch itself imports without Gymnasium
+
+
+def test_counts_no_memory_could_hold_are_refused_before_anything_is_made() -> None:
+    # Found by a review: each of these went on to allocate until the machine ran out of memory.
+    from goat.batch import vector_env
+
+    for make in (
+        lambda: SeedStream(0, chunk=10**12),
+        lambda: SeedStream(0).take(10**12),
+        lambda: random_playouts(10**12, batch_size=10**12),
+        lambda: new_games(iter(range(10**12))),
+        lambda: vector_env(10**9),
+    ):
+        with pytest.raises(ValueError, match=r"games held at once|at most"):
+            make()

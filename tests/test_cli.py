@@ -10,6 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 from click.testing import CliRunner
 
@@ -407,3 +408,37 @@ def test_options_a_strategy_refuses_are_bad_usage(spec: str) -> None:
     # Found by a review: they failed the run (exit 1) where a bad name is bad usage (exit 2), as docs/cli.md says.
     result = CliRunner().invoke(main, ["match", "greedy", spec])
     assert result.exit_code == 2 and "Invalid value for TEAM_B" in result.output
+
+
+def test_replay_of_a_match_with_no_games_says_so_in_one_line(tmp_path: Path) -> None:
+    # Found by a review: --html gave a traceback and left an empty page behind; without it, nothing was said.
+    empty = tmp_path / "empty.json"
+    empty.write_text(records.dumps(records.from_match([])))
+    page = tmp_path / "page.html"
+    for extra in ([], ["--html", str(page)]):
+        result = CliRunner().invoke(main, ["replay", str(empty), *extra])
+        assert result.exit_code == 1 and "holds no game to show" in result.output, result.output
+    assert not page.exists()
+
+
+def test_replay_reads_a_pretty_record_with_any_line_endings(tmp_path: Path) -> None:
+    # Found by a review: a pretty record with CRLF line endings, or opening with "{ " and a newline, was read as
+    # JSON Lines and refused.
+    log = tmp_path / "games.jsonl"
+    invoke("match", "greedy", "random", "--seed", "4", "--games-log", str(log))
+    record = records.loads(log.read_text().splitlines()[0])
+    pretty = tmp_path / "pretty.json"
+    pretty.write_bytes(records.dumps(record, indent=2).replace("{\n", "{ \n").replace("\n", "\r\n").encode())
+    assert invoke("replay", str(pretty)).exit_code == 0
+
+
+def test_replay_shows_no_control_characters_from_a_record(tmp_path: Path) -> None:
+    # Found by a review: players' names reached the terminal with their escape sequences and bidi overrides.
+    log = tmp_path / "games.jsonl"
+    invoke("match", "greedy", "random", "--seed", "4", "--games-log", str(log))
+    record = records.loads(log.read_text().splitlines()[0])
+    named = tmp_path / "named.json"
+    named.write_text(records.dumps(attrs.evolve(record, players=("\x1b[31mred", "\u202eevil", "b", "c"))))
+    result = invoke("replay", str(named))
+    assert result.exit_code == 0 and "\x1b" not in result.output and "\u202e" not in result.output
+    assert "\\x1b[31mred" in result.output

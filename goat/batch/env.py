@@ -42,7 +42,7 @@ except ImportError as error:  # pragma: no cover - exercised in a subprocess tes
 
 from goat.batch.games import Batch, Results
 from goat.batch.policies import greedy_lite_actions, uniform_actions
-from goat.batch.seeds import SeedStream
+from goat.batch.seeds import SeedStream, check_count
 
 __all__ = ["GoatVectorEnv"]
 
@@ -56,8 +56,7 @@ class GoatVectorEnv(VectorEnv):
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}  # noqa: RUF012
 
     def __init__(self, num_envs: int, *, seat: int = 0, opponents: str = "random", reward: str = "defeat") -> None:
-        if type(num_envs) is not int or num_envs < 1:
-            raise ValueError(f"num_envs must be a positive int, not {num_envs!r}")
+        check_count(num_envs, "num_envs")
         if type(seat) is not int or not 0 <= seat <= 3:
             raise InvalidSeatError(f"seat must be a seat 0–3, not {seat!r}")
         if opponents not in _OPPONENTS:

@@ -8,6 +8,7 @@ one line of play, so that :meth:`Batch.state` can replay any game through the sc
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -20,7 +21,7 @@ from goat.batch.deal import deal_decks
 from goat.batch.legal import Legal, bits_of, legal_blocks, mask_array
 from goat.batch.observe import observe
 from goat.batch.position import Position, deal_into, deal_position, dealt_hands, slots
-from goat.batch.seeds import Deals, SeedStream
+from goat.batch.seeds import MAX_GAMES, Deals, SeedStream
 from goat.batch.step import advance
 from goat.batch.tables import ACTION_BIT, ACTION_BLOCK, DEFEAT, SUIT
 from goat.errors import GameNotOverError, IllegalMoveError, InvalidDealError, InvalidSeatError
@@ -97,7 +98,9 @@ def _seed_list(seeds: Iterable[int] | NDArray[np.integer[Any]]) -> list[int]:
         return [int(seed) for seed in seeds.tolist()]
     if isinstance(seeds, (str, bytes)) or not isinstance(seeds, Iterable):
         raise TypeError(f"seeds must be a sequence of ints, not {seeds!r}")
-    found = list(seeds)
+    found = list(itertools.islice(seeds, MAX_GAMES + 1))  # a generator of 10**12 seeds is refused, not listed
+    if len(found) > MAX_GAMES:
+        raise ValueError(f"a batch holds at most {MAX_GAMES:,} games")
     for seed in found:
         if type(seed) is not int:
             raise TypeError(f"a seed is an int, not {seed!r}")

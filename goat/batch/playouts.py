@@ -10,7 +10,7 @@ from numpy.typing import NDArray
 
 from goat.batch.games import Batch, Results
 from goat.batch.policies import uniform_from_blocks
-from goat.batch.seeds import SeedStream
+from goat.batch.seeds import SeedStream, check_count
 
 __all__ = ["Playouts", "random_playouts"]
 
@@ -56,8 +56,7 @@ def random_playouts(
     """
     if type(n) is not int or n < 1:
         raise ValueError(f"n must be a positive int, not {n!r}")
-    if type(batch_size) is not int or batch_size < 1:
-        raise ValueError(f"batch_size must be a positive int, not {batch_size!r}")
+    check_count(batch_size, "batch_size")
     if type(seed) is not int or seed < 0:
         raise ValueError(f"seed must be a non-negative int, not {seed!r}")
     size = min(n, batch_size)

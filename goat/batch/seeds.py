@@ -13,6 +13,20 @@ from goat.batch.deal import deal_decks
 from goat.batch.position import dealt_hands
 from goat.errors import InvalidSeatError
 
+#: The most games one batch, one chunk of a stream or one take holds: about 1.2 KB each, so 5 GB at most, refused
+#: before anything is allocated (a count of 10**12 would exhaust any machine's memory first).
+MAX_GAMES = 1 << 22
+
+
+def check_count(value: object, what: str, *, low: int = 1) -> int:
+    """``value`` if it is an int from ``low`` to :data:`MAX_GAMES`, else the error that says so."""
+    if type(value) is not int:
+        raise TypeError(f"{what} must be an int, not {value!r}")
+    if not low <= value <= MAX_GAMES:
+        raise ValueError(f"{what} must be {low} to {MAX_GAMES:,} (games held at once), not {value!r}")
+    return value
+
+
 __all__ = ["Deals", "SeedStream"]
 
 
@@ -53,8 +67,7 @@ class SeedStream:
     ) -> None:
         if isinstance(seeds, bool) or not isinstance(seeds, (int, Iterable)) or isinstance(seeds, (str, bytes)):
             raise TypeError(f"SeedStream takes a first seed (int) or an iterable of int seeds, not {seeds!r}")
-        if type(chunk) is not int or chunk < 1:
-            raise ValueError(f"chunk must be a positive int, not {chunk!r}")
+        check_count(chunk, "chunk")
         if not (dealer is None or dealer == "rotate" or (type(dealer) is int and 0 <= dealer <= 3)):
             raise InvalidSeatError(f"dealer must be None, a seat 0–3 or 'rotate', not {dealer!r}")
         self._source: Iterator[int] = itertools.count(seeds) if isinstance(seeds, int) else iter(seeds)
@@ -88,8 +101,7 @@ class SeedStream:
 
         Raises :class:`ValueError` when a finite iterable runs out; then nothing is taken.
         """
-        if type(count) is not int or count < 0:
-            raise ValueError(f"count must be a non-negative int, not {count!r}")
+        check_count(count, "count", low=0)
         if len(self._seeds) - self._at < count:
             self._refill(count - (len(self._seeds) - self._at))
             if len(self._seeds) < count:

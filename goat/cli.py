@@ -847,9 +847,17 @@ def _replay_one(console: Console, record: records.GameRecord, number: int, *, st
                 f"  → trick {tricks} to seat {trick.winner}" + (f" ({trick.points} points)" if open_cards else "")
             )
             if step:
-                answer = click.prompt(
-                    "", default="", show_default=False, prompt_suffix="Enter for the next trick, q to stop ", err=True
-                )
+                try:
+                    answer = click.prompt(
+                        "",
+                        default="",
+                        show_default=False,
+                        prompt_suffix="Enter for the next trick, q to stop ",
+                        err=True,
+                    )
+                except click.Abort:  # the end of input (or Ctrl-D): as 'q'
+                    click.echo(err=True)
+                    return False
                 if answer.strip().lower() in ("q", "quit"):
                     return False
     result = record.result

@@ -442,3 +442,10 @@ def test_replay_shows_no_control_characters_from_a_record(tmp_path: Path) -> Non
     result = invoke("replay", str(named))
     assert result.exit_code == 0 and "\x1b" not in result.output and "\u202e" not in result.output
     assert "\\x1b[31mred" in result.output
+
+
+def test_replay_step_stops_at_the_end_of_input(tmp_path: Path) -> None:
+    log = tmp_path / "games.jsonl"  # found by a review: the end of input gave click's "Aborted!" and exit 1
+    invoke("match", "greedy", "random", "--seed", "4", "--games-log", str(log))
+    result = CliRunner().invoke(main, ["replay", str(log), "--step"], input="")
+    assert result.exit_code == 0 and "Aborted" not in result.output

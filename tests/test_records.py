@@ -538,3 +538,12 @@ def test_a_game_record_refuses_values_no_record_holds(
     with pytest.raises(error, match=message):
         attrs.evolve(record, **change)
     assert hash(attrs.evolve(record, moves=list(record.moves))) == hash(record)  # lists are kept as tuples
+
+
+def test_read_headers_and_to_html_refuse_what_is_no_record() -> None:
+    # Found by a review: read_headers took any JSON object with headers, and to_html(title=5) raised AttributeError.
+    with pytest.raises(RecordError, match="line 1: not a game record"):
+        list(records.read_headers(io.StringIO('{"format": "nope", "headers": {"a": "b"}}\n')))
+    game = records.from_state(goat.new_game(seed=1), seed=1)
+    with pytest.raises(TypeError, match="title is text or None"):
+        records.to_html(game, title=5)  # type: ignore[arg-type]

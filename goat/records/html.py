@@ -117,6 +117,8 @@ _SCRIPT = """
 def to_html(record: GameRecord | MatchRecord | Sequence[GameRecord], *, title: str | None = None) -> str:
     """The record (a game, a match, or several games) as a standalone HTML page that replays it move by move
     (see the module documentation)."""
+    if title is not None and not isinstance(title, str):
+        raise TypeError(f"to_html()'s title is text or None, not {shown(title)}")
     if isinstance(record, GameRecord):
         games, headers = [record], record.headers
     elif isinstance(record, MatchRecord):

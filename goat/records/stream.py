@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator
 from typing import IO, Any
 
 from goat.errors import shown
-from goat.records.codec import MAX_RECORD_BYTES, _parse, dumps, loads
+from goat.records.codec import GAME_FORMAT, MATCH_FORMAT, MAX_RECORD_BYTES, _parse, dumps, loads
 from goat.records.values import GameRecord, MatchRecord, RecordError
 
 __all__ = ["read", "read_headers", "write"]
@@ -84,7 +84,9 @@ def read_headers(fp: IO[str] | IO[bytes]) -> Iterator[dict[str, str]]:
             data: Any = _parse(line)  # as loads reads it: UTF-8, each key once
         except RecordError as error:
             raise RecordError(f"line {number}: {error}") from None
-        headers = data.get("headers", {}) if isinstance(data, dict) else None
+        if not isinstance(data, dict) or data.get("format") not in (GAME_FORMAT, MATCH_FORMAT):
+            raise RecordError(f'line {number}: not a game record: no "format": "{GAME_FORMAT}" (or "{MATCH_FORMAT}")')
+        headers = data.get("headers", {})
         if not isinstance(headers, dict) or not all(isinstance(v, str) for v in headers.values()):
             raise RecordError(f"line {number}: not a record with headers")
         yield headers

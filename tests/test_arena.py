@@ -1104,3 +1104,44 @@ def test_a_factory_that_changes_the_process_forfeits_and_it_is_put_back() -> Non
     with pytest.raises(SeatFault, match="changed the process's environment, which was put back"):
         build_within(partial(env_changing_factory, seed=1), None, "the factory")
     assert "GOAT_TEST_FACTORY_WAS_HERE" not in os.environ
+
+
+class _Stop(BaseException):
+    pass
+
+
+def test_a_tournament_that_stops_withdraws_its_queued_matches_from_the_callers_executor() -> None:
+    # Found by a review: after a Ctrl-C, run_tournament raised at once, but an executor the caller passed in went
+    # on playing every queued match (and kept the interpreter from exiting).
+    submitted: list[Future[Any]] = []
+
+    class Recording(ThreadPoolExecutor):
+        def submit(self, *args: Any, **kwargs: Any) -> Future[Any]:  # type: ignore[override]
+            future = super().submit(*args, **kwargs)
+            submitted.append(future)
+            return future
+
+    def stop(done: int, total: int) -> None:
+        raise _Stop  # as a Ctrl-C would, at the first match finished
+
+    with Recording(1) as pool:
+        with pytest.raises(_Stop):
+            arena.run_tournament(
+                ["random", "greedy"], matches=20, seed=1, executor=pool, progress=stop, isolation="none"
+            )
+        matches = submitted[1:]  # the first job is the entrants' probe
+        assert sum(f.cancelled() for f in matches) >= len(matches) - 2  # all but those already running or done
+
+
+def test_a_sealed_bot_that_refuses_hello_is_out_for_the_game_with_one_fault() -> None:
+    # Found by a review: a bot that answered hello with an error got about 46 'crash' faults a game, asked again
+    # and again as a bot never greeted, though its process never crashed.
+    code = (
+        "import json, sys\n"
+        "for line in sys.stdin:\n"
+        "    if json.loads(line)['type'] == 'quit': break\n"
+        "    print(json.dumps({'type': 'error', 'message': 'no'}), flush=True)\n"
+    )
+    bot = arena.ProcessStrategy([sys.executable, "-c", code])
+    played = arena.play_match([bot, *bots("greedy", "greedy", "greedy")], seed=1, time_limit=2.0)
+    assert [f.kind for f in played.faults] == ["error"] * len(played.games)

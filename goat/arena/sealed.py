@@ -636,7 +636,14 @@ class ProcessStrategy:
             "seed": self.seed,
             "time_limit": self.time_limit,
         }
-        reply = self._expect(hello, "hello", max(self.startup_limit, self.time_limit))
+        try:
+            reply = self._expect(hello, "hello", max(self.startup_limit, self.time_limit))
+        except BotFault as fault:
+            if fault.killed:
+                raise
+            # A bot that answers hello with an error cannot play: stopped, so that its seat is out for the game
+            # (one fault), not asked again and again as a bot that was never greeted.
+            raise self._process.fail(fault.kind, fault.reason) from None
         protocol, name = reply.get("protocol"), reply.get("name")
         if type(protocol) is not int or protocol != PROTOCOL_VERSION or not isinstance(name, str):
             raise self._process.fail(

@@ -426,16 +426,23 @@ def _play_jobs(
             futures[pool.submit(_run_job, job)] = job
         except Exception as error:  # a pool broken by an earlier job refuses new ones
             lost.append((job, error))
-    for future in as_completed(futures):
-        try:
-            outcomes.append(future.result())
-        except BaseException as error:  # the worker died (BrokenProcessPool, a cluster's lost worker, …)
-            if is_real_interrupt(error, before):
-                raise
-            lost.append((futures[future], error))
-            continue
-        if progress is not None:
-            progress(len(outcomes), len(jobs))
+    try:
+        for future in as_completed(futures):
+            try:
+                outcomes.append(future.result())
+            except BaseException as error:  # the worker died (BrokenProcessPool, a cluster's lost worker, …)
+                if is_real_interrupt(error, before):
+                    raise
+                lost.append((futures[future], error))
+                continue
+            if progress is not None:
+                progress(len(outcomes), len(jobs))
+    except BaseException:
+        # A Ctrl-C (or anything else) ends the tournament: the matches not started are withdrawn, also from an
+        # executor the caller passed in, whose workers would otherwise go on playing every queued match.
+        for future in futures:
+            future.cancel()
+        raise
     return lost
 
 

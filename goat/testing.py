@@ -550,9 +550,8 @@ def _run(factory: Callable[..., Any], games: int, seed: int, options: dict[str, 
             state, chosen = _play_checked(bots, match.new_game(seed=seed * 100_003 + game), game)
             match = match.record(state)
         except GoatError as error:  # the check's own step failed: the engine's moves were changed behind its back
-            changed = repair_moves()
+            changed = repair_moves(force=True)
             if not changed:
-                repair_moves(force=True)
                 raise
             raise StrategyCheckError(
                 f"game {game}: the bot changed {changed} of the engine's shared moves (with object.__setattr__ on"

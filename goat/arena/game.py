@@ -190,9 +190,8 @@ def _engine_checked() -> Iterator[None]:
     try:
         yield
     except GoatError as error:
-        changed = repair_moves()
-        if not changed:  # made afresh all the same: a change the check cannot see must not outlive the match
-            repair_moves(force=True)
+        changed = repair_moves(force=True)  # made afresh even if none is found: a change unseen must not outlive it
+        if not changed:
             raise
         raise EngineTamperedError(
             f"the engine's shared moves were changed during the match ({changed} found, and made afresh): an"

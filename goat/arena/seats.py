@@ -307,6 +307,14 @@ _PROCESS_EVENTS: Final = frozenset(
 _BEFORE: list[dict[str, Any] | None] = [None]
 _GUARDS = [0]  # guards made so far: a guard puts back only what was read since it was made
 _BEFORE_AT = [0]  # the number of guards made when _BEFORE was read
+
+
+def _new_reading() -> int:
+    """Start a guard's watch of the process's state; its number, for :func:`_put_process_state`."""
+    _GUARDS[0] += 1
+    return _GUARDS[0]
+
+
 _ENVIRON: Final = os.environ._data  # type: ignore[attr-defined]  # what os.environ holds, as the system's bytes
 try:
     import resource as _resource
@@ -440,8 +448,7 @@ class _Guard:
         # it is blocked again after the call, without a fault (a SIGINT let through meanwhile is the bot's: see
         # watching_interrupts).
         self.sigint_blocked = bool(self.main and _MASKS and _sig.SIGINT in _pthread_sigmask(_sig.SIG_BLOCK, ()))
-        _GUARDS[0] += 1
-        self.made = _GUARDS[0]
+        self.made = _new_reading()
         _UNBLOCKED[0] = False  # a SIGINT the last call let through has been handled by now: a new one is real
 
     def restore(self) -> list[str]:
@@ -909,8 +916,7 @@ def build_within(build: Callable[[], Strategy], seconds: float | None, what: str
     def call() -> tuple[bool, Any]:
         with running_a_bot():
             try:
-                _GUARDS[0] += 1  # what the factory changes of the process (see _put_process_state) is its own
-                made = _GUARDS[0]
+                made = _new_reading()  # what the factory changes of the process (see _put_process_state) is its own
                 bot = build()
                 changed = _put_process_state(made)
                 if changed:  # put back; the bot is not to be trusted with a match

@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import secrets
 import selectors
 import shlex
 import signal
@@ -38,6 +39,17 @@ from goat.arena.protocol import (
     result_to_json,
     view_text,
 )
+from goat.arena.sandbox import (
+    DEFAULT_MEMORY_MB,
+    DEFAULT_PROCESSES,
+    Confinement,
+    Limits,
+    Sandbox,
+    SandboxReport,
+    check_mode,
+    confine,
+    require,
+)
 from goat.errors import GoatError, InvalidMoveError, shown
 from goat.moves import Move
 from goat.scoring import GameResult
@@ -46,7 +58,6 @@ from goat.view import PlayerView
 
 __all__ = [
     "DEFAULT_TIME_LIMIT",
-    "STARTUP_LIMIT",
     "STDERR_TAIL",
     "BotFault",
     "BotProcess",
@@ -59,8 +70,6 @@ __all__ = [
 
 #: Seconds a sealed bot has for each reply when nobody sets a limit: sealed play never waits forever.
 DEFAULT_TIME_LIMIT: Final = 10.0
-#: Seconds a new process has to answer ``hello`` (interpreter start-up and imports included).
-STARTUP_LIMIT: Final = 10.0
 #: Bytes of a bot's standard error kept for the record of a fault (the last ones).
 STDERR_TAIL: Final = 4096
 #: The longest time limit a bot may be given, in seconds: a day (``None`` is no limit in-process; a sealed bot
@@ -68,172 +77,6 @@ STDERR_TAIL: Final = 4096
 MAX_TIME_LIMIT: Final = 86_400.0
 #: Seconds a bot has to exit after ``quit`` before its process group is killed.
 QUIT_GRACE: Final = 0.5
-
-# A small supervisor runs between the referee and the bot, for the bot's whole life.  It forks the bot
-# (with the resource limits set in the child only), and on Linux makes itself the "subreaper" of
-# everything the bot starts, so that a helper process cannot escape by changing its process group or
-# double-forking: orphans are re-parented to the supervisor, which kills every descendant when the bot
-# ends, when the referee asks (SIGTERM), and when the referee dies (PR_SET_PDEATHSIG).  Where Linux allows it,
-# the bot also runs in a PID namespace of its own (below), so that not even a helper that kills the
-# supervisor outlives it.  It mirrors the
-# bot's exit (status or signal).  Running as a separate program also keeps the referee from running
-# Python code between fork and exec, which is unsafe in a process with threads.
-_SUPERVISOR: Final = """\
-import os, signal, sys
-referee, memory, cpu, argv = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4:]
-linux = sys.platform.startswith("linux")
-if linux:
-    import ctypes
-    libc = ctypes.CDLL(None)
-    libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG: told when the referee dies
-    libc.prctl(36, 1)  # PR_SET_CHILD_SUBREAPER: the bot's orphans become ours
-    if os.getppid() != referee:  # the referee died before that took effect
-        os._exit(1)
-    # A user and a PID namespace of the bot's own where the system allows them (the user namespace maps only the
-    # user's own ids, root's too).  The namespace's first process, a small init, starts the bot: when the bot
-    # ends, the init ends, and the kernel kills everything else in the namespace, even a helper that killed this
-    # supervisor first.  Nothing inside can name a process outside, to signal it (a fake Ctrl-C); as the user
-    # namespace is a child of the referee's, nothing inside may trace one or read its memory, not even as root;
-    # and the init mounts a /proc of the namespace's own, so the bot does not see the other processes at all
-    # (their command lines, a tournament's seed among them).  Where the user namespace is refused, a PID
-    # namespace alone (root may have one); where that is refused too, the subreaper remains.
-    uid, gid = os.getuid(), os.getgid()
-    sealed = libc.unshare(0x10000000 | 0x20000000) == 0  # CLONE_NEWUSER | CLONE_NEWPID
-    if sealed:
-        for name, text in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"), ("gid_map", f"{gid} {gid} 1")):
-            try:
-                with open(f"/proc/self/{name}", "w") as mapping:
-                    mapping.write(text)
-            except OSError:
-                pass
-    else:
-        sealed = libc.unshare(0x20000000) == 0  # CLONE_NEWPID
-    # PR_SET_DUMPABLE 0 (once the maps are written: it makes /proc/self root's): no process of the bot's may read
-    # or write this one's memory
-    libc.prctl(4, 0, 0, 0, 0)
-else:
-    sealed = False
-
-def start_bot():
-    bot = os.fork()
-    if bot:
-        return bot
-    if linux:
-        libc.prctl(1, signal.SIGKILL)  # the bot dies with its parent
-        if sealed:
-            # No power of its own inside its namespaces, even as root there: every capability out of the bounding
-            # set (PR_CAPBSET_DROP) and the ambient one (PR_CAP_AMBIENT_CLEAR_ALL), and no new privileges from a
-            # set-user-ID program (PR_SET_NO_NEW_PRIVS).  So it cannot unmount its /proc to see the host's, trace
-            # the init or the supervisor, or change its mounts.
-            try:
-                with open("/proc/sys/kernel/cap_last_cap") as last:
-                    capabilities = int(last.read()) + 1
-            except (OSError, ValueError):
-                capabilities = 64
-            for capability in range(capabilities):
-                libc.prctl(24, capability, 0, 0, 0)
-            libc.prctl(47, 4, 0, 0, 0)
-            libc.prctl(38, 1, 0, 0, 0)
-    if memory != "-" or cpu != "-":
-        import resource
-        if memory != "-":
-            resource.setrlimit(resource.RLIMIT_AS, (int(memory), int(memory)))
-        if cpu != "-":
-            resource.setrlimit(resource.RLIMIT_CPU, (int(cpu), int(cpu) + 1))
-    try:
-        os.execvp(argv[0], argv)
-    except OSError as error:
-        print(f"cannot start {argv[0]!r}: {error.strerror}", file=sys.stderr)
-        os._exit(127)
-
-if sealed:
-    told, tell = os.pipe()  # the bot's wait status, from the init to this supervisor
-    bot = os.fork()
-    if bot == 0:  # the init: process 1 of the namespace
-        os.close(told)
-        libc.prctl(1, signal.SIGKILL)  # it dies with the supervisor, and the whole namespace with it
-        libc.prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE 0: the bot may not read its memory or its files (the pipe)
-        os.setsid()  # out of the supervisor's process group: kill(0, ...) inside reaches nothing outside
-        # CLONE_NEWNS, then MS_REC | MS_PRIVATE: mounts of its own, which reach nothing outside (only then is a
-        # /proc mounted: on a mount shared with the host's it would reach the host's /proc)
-        if libc.unshare(0x00020000) == 0 and libc.mount(b"none", b"/", None, 0x4000 | 0x40000, None) == 0:
-            libc.mount(b"proc", b"/proc", b"proc", 0x2 | 0x4 | 0x8, None)  # MS_NOSUID | MS_NODEV | MS_NOEXEC
-        child = start_bot()
-        os.close(0)
-        os.close(1)
-        while True:  # reaps every orphan of the namespace, as its init must, until the bot ends
-            try:
-                pid, status = os.waitpid(-1, 0)
-            except ChildProcessError:
-                os._exit(1)
-            if pid == child:
-                os.write(tell, str(status).encode())
-                os._exit(0)
-    os.close(tell)
-else:
-    bot = start_bot()
-os.close(0)
-os.close(1)  # the pipes are the bot's alone: the referee sees their end when the bot's end comes
-me = os.getpid()
-
-def descendants():
-    parents = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat", "rb") as stat:
-                    parents[int(entry)] = int(stat.read().rsplit(b") ", 1)[1].split()[1])
-            except (OSError, ValueError, IndexError):
-                pass
-    found, frontier = set(), {me}
-    while frontier:
-        frontier = {pid for pid, parent in parents.items() if parent in frontier and pid not in found}
-        found |= frontier
-    return found
-
-def clean_up():
-    for _ in range(20):
-        others = descendants() if linux else set()
-        if not others:
-            break
-        for pid in others:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except OSError:
-                pass
-        try:
-            while os.waitpid(-1, os.WNOHANG)[0]:
-                pass
-        except ChildProcessError:
-            pass
-
-def stop(signum, frame):
-    try:
-        os.kill(bot, signal.SIGKILL)
-    except OSError:
-        pass
-    clean_up()
-    os._exit(1)
-
-signal.signal(signal.SIGTERM, stop)
-signal.signal(signal.SIGINT, signal.SIG_IGN)
-while True:
-    try:
-        pid, status = os.waitpid(-1, 0)
-    except ChildProcessError:
-        os._exit(1)
-    if pid == bot:
-        if sealed:  # the init's status stands for the bot's, which it told
-            try:
-                status = int(os.read(told, 32))
-            except ValueError:
-                status = 1 << 8
-        clean_up()
-        if os.WIFSIGNALED(status):
-            signal.signal(os.WTERMSIG(status), signal.SIG_DFL)
-            os.kill(me, os.WTERMSIG(status))
-        os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 1)
-"""
 
 
 class BotFault(GoatError):  # noqa: N818 - "fault" is the arena's word (records.Fault)
@@ -305,27 +148,31 @@ def import_path_env() -> dict[str, str]:
 class BotProcess:
     """One child process speaking the bot protocol, seen from the referee.
 
-    The child runs in a session (process group) of its own, so that killing it kills whatever it
-    started too.  Nothing here blocks without a deadline.
+    The child is confined as ``sandbox`` asks (:mod:`goat.arena.sandbox`) and bounded by ``limits``,
+    all its processes together; it runs in a session of its own.  Nothing here blocks without a deadline.
     """
 
     def __init__(
         self,
         argv: Sequence[str],
         *,
-        memory_mb: int | None = None,
-        cpu_seconds: int | None = None,
+        limits: Limits | None = None,
         env: Mapping[str, str] | None = None,
+        sandbox: Sandbox = "auto",
+        readable: Sequence[str] = (),
+        hidden: Sequence[str] = (),
     ) -> None:
         if not argv or not all(isinstance(arg, str) for arg in argv):
             raise ValueError(f"a bot command is a non-empty list of words, not {shown(argv)}")
-        if (memory_mb is not None or cpu_seconds is not None) and os.name != "posix":
-            raise ValueError("memory and CPU limits for sealed bots need a POSIX system")
         self.argv = list(argv)
-        self.memory_mb = memory_mb
-        self.cpu_seconds = cpu_seconds
-        self.env = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONIOENCODING": "utf-8", **(env or {})}
+        self.limits = Limits() if limits is None else limits
+        self.sandbox = check_mode(sandbox)
+        self.report = require(self.sandbox)  #: what confines the bot: refused here if "required" cannot be met
+        self.env = dict(env or {})
+        self.readable = tuple(readable)
+        self.hidden = tuple(hidden)
         self._process: subprocess.Popen[bytes] | None = None
+        self.confinement: Confinement | None = None  #: how the running process is confined
         self._buffer = bytearray()
         self._stderr = bytearray()
         self._selector: selectors.BaseSelector | None = None
@@ -350,24 +197,34 @@ class BotProcess:
     def start(self) -> None:
         """Start the process; :class:`BotFault` (``"crash"``) if the command cannot be run."""
         self.close()
-        argv = self.argv
-        if os.name == "posix":
-            memory = "-" if self.memory_mb is None else str(self.memory_mb * 1024 * 1024)
-            cpu = "-" if self.cpu_seconds is None else str(self.cpu_seconds)
-            argv = [sys.executable, "-I", "-S", "-c", _SUPERVISOR, str(os.getpid()), memory, cpu, *argv]
+        try:
+            confined = confine(
+                self.argv,
+                mode=self.sandbox,
+                limits=self.limits,
+                env=self.env,
+                python=self.argv[0] == sys.executable,
+                readable=self.readable,
+                hidden=self.hidden,
+            )
+        except OSError as error:  # a cgroup or a scratch directory that could not be made
+            raise BotFault("crash", f"cannot confine {shlex.join(self.argv)}: {error}") from None
         try:
             process = subprocess.Popen(
-                argv,
+                confined.argv,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 bufsize=0,
                 close_fds=True,
                 start_new_session=os.name == "posix",
-                env=self.env,
+                env=confined.env,
+                cwd=confined.cwd,
             )
         except OSError as error:
+            confined.close()
             raise BotFault("crash", f"cannot start {shlex.join(self.argv)}: {error.strerror or error}") from None
+        self.confinement = confined
         assert process.stdin is not None and process.stdout is not None and process.stderr is not None
         for stream in (process.stdin, process.stdout, process.stderr):
             os.set_blocking(stream.fileno(), False)
@@ -420,17 +277,16 @@ class BotProcess:
             return
         self._process = None
         if os.name == "posix":
-            # First the supervisor, which kills the bot and all it started, wherever they went; then the
-            # process group, for whatever is left (the group outlives its leader).
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                process.send_signal(signal.SIGTERM)
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                process.wait(timeout=1.0)
+            # The process group first (the sandbox, whose namespace dies with it), then whatever is left in the
+            # bot's cgroup; a bot without either may leave a process that changed its session.
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(process.pid, signal.SIGKILL)
         else:  # pragma: no cover - not POSIX
             process.kill()
         process.wait()
+        if self.confinement is not None:
+            self.confinement.close()
+            self.confinement = None
         if self._selector is not None:
             self._selector.close()
             self._selector = None
@@ -479,9 +335,15 @@ class BotProcess:
         if self._buffer.strip():
             raise self.fail("protocol", f"replied to {shown(kind)} with more than one line")
         try:
-            return decode(reply, each_key_once=True)
+            answer = decode(reply, each_key_once=True)
         except ProtocolError as error:
             raise self.fail("protocol", f"replied to {shown(kind)} with {error}") from None
+        budget = self.limits.cpu_seconds
+        if budget is not None and self.confinement is not None:
+            used = self.confinement.cpu_seconds(self._process.pid)
+            if used is not None and used > budget:
+                raise self.fail("timeout", f"used {used:.2f} s of CPU in all, over its budget of {budget} s")
+        return answer
 
     def _check_quiet(self) -> None:
         """The bot speaks only when spoken to: output waiting before a request breaks the protocol."""
@@ -564,10 +426,21 @@ class ProcessStrategy:
 
     ``goat.load_strategy("exec:python3 my_bot.py")`` makes one.  The process starts at the first
     ``start_game`` (or ``choose``), is told its seat and ``seed`` in ``hello``, serves one seat for as
-    many games as it is given, and is started afresh after it was killed.  ``time_limit`` is the
-    seconds it has for each reply (default :data:`DEFAULT_TIME_LIMIT`); ``memory_mb`` and
-    ``cpu_seconds`` limit the process on POSIX systems; ``env`` adds to its environment.  Any
-    failure raises :class:`BotFault`.
+    many games as it is given, and is started afresh after it was killed.  Any failure raises :class:`BotFault`.
+
+    - ``seed``: what the bot is told in ``hello``; ``None`` (the arena's choice) draws one from the
+      system's random source, which says nothing about any deal or any other bot's seed.
+    - ``time_limit``: the seconds it has for each reply, ``hello`` included unless ``startup_limit``
+      is given (default :data:`DEFAULT_TIME_LIMIT`).
+    - ``memory_mb``, ``cpu_seconds``, ``processes``: bounds of the bot, all its processes together
+      (defaults :data:`~goat.arena.sandbox.DEFAULT_MEMORY_MB`, none,
+      :data:`~goat.arena.sandbox.DEFAULT_PROCESSES`; ``None`` for none).
+    - ``sandbox``: ``"auto"`` (the strongest this machine allows), ``"required"``
+      (:class:`~goat.arena.sandbox.SandboxError` here if a protection is missing) or ``"none"``;
+      :attr:`report` says what holds.
+    - ``env``: variables to add to its allow-listed environment; ``readable``: more paths it may read;
+      ``hidden``: more directories it may not (where the organiser writes records).
+
     Close it (or use it in a ``with`` block) to end the process; the arena closes the bots of a match
     when the match ends.
     """
@@ -578,11 +451,15 @@ class ProcessStrategy:
         *,
         seed: int | None = None,
         time_limit: float | None = None,
-        startup_limit: float = STARTUP_LIMIT,
-        memory_mb: int | None = None,
+        startup_limit: float | None = None,
+        memory_mb: int | None = DEFAULT_MEMORY_MB,
         cpu_seconds: int | None = None,
+        processes: int | None = DEFAULT_PROCESSES,
         name: str | None = None,
         env: Mapping[str, str] | None = None,
+        sandbox: Sandbox = "auto",
+        readable: Sequence[str] = (),
+        hidden: Sequence[str] = (),
     ) -> None:
         argv = split_command(command) if isinstance(command, str) else list(command)
         if not argv:
@@ -592,14 +469,29 @@ class ProcessStrategy:
         for what, value in (("time_limit", time_limit), ("startup_limit", startup_limit)):
             if value is not None:
                 check_seconds(value, what)
+        for what, bound in (("memory_mb", memory_mb), ("cpu_seconds", cpu_seconds), ("processes", processes)):
+            if bound is not None and (type(bound) is not int or bound < 1):
+                raise ValueError(f"{what} must be a positive int or None, not {shown(bound)}")
         self.name = name or shlex.join(argv)
-        self.seed = seed
+        self.seed = secrets.randbits(63) if seed is None else seed
         self.time_limit = DEFAULT_TIME_LIMIT if time_limit is None else float(time_limit)
-        self.startup_limit = float(startup_limit)
+        self.startup_limit = self.time_limit if startup_limit is None else float(startup_limit)
         self.bot_name: str | None = None  #: the name the bot gave in its ``hello``
-        self._process = BotProcess(argv, memory_mb=memory_mb, cpu_seconds=cpu_seconds, env=env)
+        self._process = BotProcess(
+            argv,
+            limits=Limits(memory_mb, cpu_seconds, processes),
+            env=env,
+            sandbox=sandbox,
+            readable=readable,
+            hidden=hidden,
+        )
         self._game = 0
         self._greeted = 0  # which start of the process answered hello (a new process must be greeted)
+
+    @property
+    def report(self) -> SandboxReport:
+        """What confines this bot on this machine (see :func:`goat.arena.sandbox.probe`)."""
+        return self._process.report
 
     def __repr__(self) -> str:
         return f"ProcessStrategy({self.name!r}, seed={self.seed!r})"
@@ -637,7 +529,7 @@ class ProcessStrategy:
             "time_limit": self.time_limit,
         }
         try:
-            reply = self._expect(hello, "hello", max(self.startup_limit, self.time_limit))
+            reply = self._expect(hello, "hello", self.startup_limit)
         except BotFault as fault:
             if fault.killed:
                 raise

@@ -1,0 +1,563 @@
+"""How a sealed bot is confined, and the report of what holds on this machine.
+
+A sealed bot runs under `bubblewrap <https://github.com/containers/bubblewrap>`_ (``bwrap``, the
+sandbox Flatpak uses): user, PID, network, IPC, UTS and mount namespaces of its own, the system
+read-only, the referee's working directory and the shared temporary directories hidden, a private
+``/tmp`` that is its working directory and ``HOME``.  Its resources are bounded *per bot* — all its
+processes together — by a control group (cgroup v2 where this process may create sub-groups, or
+cgroup v1 as root): memory, number of tasks, CPU time, and at most one CPU.  Where neither is to be
+had, the bot runs in a session of its own with per-process resource limits, and :func:`probe` says
+which protections are missing: ``sandbox="required"`` refuses to start then, ``"auto"`` plays and
+records what held, ``"none"`` asks for no sandbox at all.
+
+>>> from goat.arena import sandbox
+>>> report = sandbox.probe()
+>>> [protection.name for protection in report.protections][:3]
+['namespaces', 'filesystem', 'network']
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import itertools
+import os
+import secrets
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Final, Literal
+
+import attrs
+
+from goat.errors import shown
+
+__all__ = [
+    "DEFAULT_MEMORY_MB",
+    "DEFAULT_PROCESSES",
+    "ENVIRONMENT",
+    "SANDBOXES",
+    "Confinement",
+    "Limits",
+    "Protection",
+    "Sandbox",
+    "SandboxError",
+    "SandboxReport",
+    "confine",
+    "probe",
+]
+
+Sandbox = Literal["auto", "required", "none"]
+SANDBOXES: Final = ("auto", "required", "none")
+
+#: Memory of a bot, all its processes together, when nobody sets ``memory_mb``.
+DEFAULT_MEMORY_MB: Final = 2048
+#: Tasks (processes and threads) a bot may have at once when nobody sets ``processes``: Node.js alone runs a dozen.
+DEFAULT_PROCESSES: Final = 128
+#: The variables a bot's environment takes from the referee's; everything else it gets is named by the organiser.
+ENVIRONMENT: Final = ("PATH", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "TZ", "PYENV_ROOT", "PYENV_VERSION")
+#: The scheduler's period, in microseconds: the bot's quota per period is one period, so one CPU.
+_CPU_PERIOD: Final = 100_000
+#: Where a bot's private scratch directory is, inside its sandbox.
+_SCRATCH: Final = "/tmp"
+#: Directories every process on the machine may write, hidden behind empty private ones.
+_SHARED: Final = ("/tmp", "/var/tmp", "/dev/shm", "/run")
+
+
+class SandboxError(RuntimeError):
+    """``sandbox="required"`` and a protection does not hold on this machine; the message names each."""
+
+
+@attrs.frozen
+class Protection:
+    """One protection of sealed play: ``name``, whether it ``holds`` here, and ``how`` (or why not)."""
+
+    name: str
+    holds: bool
+    how: str
+
+
+@attrs.frozen
+class SandboxReport:
+    """What sealed play does on this machine in one mode: each :class:`Protection`, and a one-line summary."""
+
+    mode: str
+    protections: tuple[Protection, ...]
+
+    def missing(self) -> tuple[Protection, ...]:
+        """The protections that do not hold."""
+        return tuple(protection for protection in self.protections if not protection.holds)
+
+    @property
+    def summary(self) -> str:
+        """One line for a record or a table: what confines the bots, and what is missing."""
+        missing = [protection.name for protection in self.missing()]
+        if self.mode == "none":
+            return "none (sandbox='none')"
+        held = "bubblewrap" if self.protections[0].holds else "no namespaces"
+        tail = f"; missing: {', '.join(missing)}" if missing else ""
+        return f"{held}; {self.protections[3].how.split(':')[0]}{tail}"
+
+
+@attrs.frozen
+class Limits:
+    """A bot's bounds, all its processes together: memory in MiB, CPU seconds in all, tasks at once."""
+
+    memory_mb: int | None = DEFAULT_MEMORY_MB
+    cpu_seconds: int | None = None
+    processes: int | None = DEFAULT_PROCESSES
+
+
+# --- what this machine allows -----------------------------------------------------------------
+
+
+def _bubblewrap_flags() -> list[str]:
+    return [
+        "--unshare-user",
+        "--unshare-pid",
+        "--unshare-net",
+        "--unshare-ipc",
+        "--unshare-uts",
+        "--unshare-cgroup-try",
+        "--die-with-parent",
+        "--new-session",
+        "--cap-drop",
+        "ALL",
+    ]
+
+
+@functools.cache
+def _bubblewrap() -> tuple[str | None, str]:
+    """The path of a working ``bwrap`` and how it was found, or ``None`` and why it cannot be used."""
+    if not sys.platform.startswith("linux"):
+        return None, f"bubblewrap is Linux's; on {sys.platform} sealed play is process isolation only"
+    found = shutil.which("bwrap")
+    if found is None:
+        return None, "bwrap not found (install the bubblewrap package)"
+    argv = [found, *_bubblewrap_flags(), "--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev", "--", "true"]
+    try:
+        tried = subprocess.run(argv, capture_output=True, timeout=10, check=False)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return None, f"{found} cannot run: {error}"
+    if tried.returncode != 0:
+        said = tried.stderr.decode("utf-8", "replace").strip().splitlines()
+        return None, f"{found} is refused here: {said[-1] if said else f'exit status {tried.returncode}'}"
+    return found, found
+
+
+@attrs.frozen
+class _Hierarchy:
+    """Where this process's cgroup is, for a set of controllers: v2 (one tree) or v1 (one tree per controller)."""
+
+    version: int
+    paths: tuple[tuple[str, str], ...]  #: (controller, directory of this process's group)
+
+    def directory(self, controller: str) -> str | None:
+        return next((path for name, path in self.paths if name == controller), None)
+
+
+_CONTROLLERS: Final = ("memory", "pids", "cpu", "cpuacct")
+
+
+def _mounts() -> list[tuple[str, str, set[str]]]:
+    """The cgroup file systems mounted: (type, mount point, options)."""
+    found = []
+    try:
+        lines = Path("/proc/self/mountinfo").read_text().splitlines()
+    except OSError:
+        return []
+    for line in lines:
+        before, _, after = line.partition(" - ")
+        kind, _, options = after.split(" ", 2) if after.count(" ") >= 2 else (after, "", "")
+        if kind in ("cgroup", "cgroup2"):
+            found.append((kind, before.split(" ")[4], set(options.split(","))))
+    return found
+
+
+def _own_groups() -> dict[str, str]:
+    """This process's group in each hierarchy: controllers (``""`` for v2) to path."""
+    groups: dict[str, str] = {}
+    try:
+        lines = Path("/proc/self/cgroup").read_text().splitlines()
+    except OSError:
+        return groups
+    for line in lines:
+        _, controllers, path = line.split(":", 2)
+        for controller in controllers.split(",") if controllers else [""]:
+            groups[controller] = path
+    return groups
+
+
+def _writable(directory: str) -> bool:
+    """Whether this process may make a sub-group of ``directory`` (tried: permissions alone do not tell)."""
+    trial = os.path.join(directory, f"goat-probe-{os.getpid()}-{secrets.token_hex(4)}")
+    try:
+        os.mkdir(trial)
+    except OSError:
+        return False
+    with contextlib.suppress(OSError):
+        os.rmdir(trial)
+    return True
+
+
+@functools.cache
+def _hierarchy() -> tuple[_Hierarchy | None, str]:
+    """The cgroups goat may create bots' groups in, and how; or ``None`` and why not."""
+    if not sys.platform.startswith("linux"):
+        return None, f"no cgroups on {sys.platform}"
+    groups = _own_groups()
+    mounts = _mounts()
+    for kind, point, _ in mounts:  # v2 first: delegated to this process (systemd's Delegate=, a container's own)
+        if kind == "cgroup2" and "" in groups:
+            directory = os.path.join(point, groups[""].lstrip("/"))
+            try:
+                enabled = set(Path(directory, "cgroup.subtree_control").read_text().split())
+            except OSError:
+                continue
+            if {"memory", "pids", "cpu"} <= enabled and _writable(directory):
+                return _Hierarchy(2, tuple((name, directory) for name in _CONTROLLERS)), "cgroup v2"
+    paths = []
+    for controller in _CONTROLLERS:
+        for kind, point, options in mounts:
+            if kind == "cgroup" and controller in options and controller in groups:
+                directory = os.path.join(point, groups[controller].lstrip("/"))
+                if _writable(directory):
+                    paths.append((controller, directory))
+                break
+    if paths:
+        return _Hierarchy(1, tuple(paths)), "cgroup v1"
+    return None, "no cgroup this process may create groups in (cgroup v2 not delegated, v1 not writable)"
+
+
+@functools.cache
+def probe(mode: Sandbox = "auto") -> SandboxReport:
+    """Each protection of sealed play on this machine in ``mode``, whether it holds, and how or why not.
+
+    ``"none"`` confines nothing but the environment (and bounds what cgroups or rlimits can).
+    """
+    check_mode(mode)
+    bwrap, told = _bubblewrap() if mode != "none" else (None, "sandbox='none'")
+    hierarchy, where = _hierarchy()
+    controllers = {name for name, _ in hierarchy.paths} if hierarchy else set()
+
+    def bounded(controller: str, what: str, fallback: str) -> Protection:
+        if controller in controllers:
+            return Protection(what, True, f"{where}: {controller} controller")
+        return Protection(what, False, f"{fallback} ({where})")
+
+    walled = bwrap is not None
+    protections = (
+        Protection("namespaces", walled, "bubblewrap: own user, PID, network, IPC, UTS, mount" if walled else told),
+        Protection(
+            "filesystem",
+            walled,
+            "read-only system; referee's directory, /tmp, /dev/shm hidden; private /tmp" if walled else told,
+        ),
+        Protection("network", walled, "none: a network namespace of its own" if walled else told),
+        bounded("memory", "memory per bot", "per process only (RLIMIT_AS)"),
+        bounded(
+            "cpuacct" if hierarchy is not None and hierarchy.version == 1 else "cpu",
+            "cpu time per bot",
+            "per process only (RLIMIT_CPU), and descendants counted at each reply",
+        ),
+        bounded("pids", "processes per bot", "unbounded: RLIMIT_NPROC counts the whole user"),
+        bounded("cpu", "one cpu per bot", "unbounded: its processes may take every CPU"),
+        Protection(
+            "lifetime",
+            walled or "pids" in controllers,
+            "its PID namespace dies with the referee"
+            if walled
+            else ("its cgroup is emptied when it ends" if "pids" in controllers else "its process group only"),
+        ),
+        Protection("environment", True, f"an allow-list ({', '.join(ENVIRONMENT[:3])}, …) and the organiser's own"),
+    )
+    return SandboxReport(mode, protections)
+
+
+def check_mode(mode: object) -> Sandbox:
+    """``mode`` as a sandbox mode, or :class:`ValueError` naming the choices."""
+    if mode not in SANDBOXES:
+        raise ValueError(f"sandbox is one of {', '.join(repr(name) for name in SANDBOXES)}, not {shown(mode)}")
+    return mode
+
+
+def require(mode: Sandbox) -> SandboxReport:
+    """The report for ``mode``; :class:`SandboxError` naming what is missing if ``mode`` is ``"required"``."""
+    report = probe("auto" if mode == "required" else mode)
+    missing = report.missing()
+    if mode == "required" and missing:
+        raise SandboxError(
+            "sandbox='required', and on this machine "
+            + "; ".join(f"{protection.name} does not hold: {protection.how}" for protection in missing)
+        )
+    return report
+
+
+# --- one bot's confinement ----------------------------------------------------------------------
+
+_COUNTER = itertools.count()
+
+
+class BotGroup:
+    """One bot's control group: made with its limits before the bot starts, emptied and removed after."""
+
+    def __init__(self, hierarchy: _Hierarchy, limits: Limits) -> None:
+        self.version = hierarchy.version
+        name = f"goat-bot-{os.getpid()}-{next(_COUNTER)}-{secrets.token_hex(3)}"
+        self.directories: dict[str, str] = {}
+        made: list[str] = []
+        try:
+            for controller, parent in hierarchy.paths:
+                directory = os.path.join(parent, name)
+                if directory not in made:
+                    os.mkdir(directory)
+                    made.append(directory)
+                self.directories[controller] = directory
+            self._limit(limits)
+        except OSError:
+            self.directories = {}
+            for directory in made:
+                with contextlib.suppress(OSError):
+                    os.rmdir(directory)
+            raise
+
+    def _write(self, controller: str, name: str, value: str) -> None:
+        directory = self.directories.get(controller)
+        if directory is not None:
+            Path(directory, name).write_text(value)
+
+    def _limit(self, limits: Limits) -> None:
+        memory = None if limits.memory_mb is None else str(limits.memory_mb << 20)
+        if self.version == 2:
+            if memory is not None:
+                self._write("memory", "memory.max", memory)
+                with contextlib.suppress(OSError):  # no swap configured: nothing to bound
+                    self._write("memory", "memory.swap.max", "0")
+            if limits.processes is not None:
+                self._write("pids", "pids.max", str(limits.processes))
+            self._write("cpu", "cpu.max", f"{_CPU_PERIOD} {_CPU_PERIOD}")
+            return
+        if memory is not None:
+            self._write("memory", "memory.limit_in_bytes", memory)
+            with contextlib.suppress(OSError):  # swap accounting off: the limit above is the whole bound
+                self._write("memory", "memory.memsw.limit_in_bytes", memory)
+        if limits.processes is not None:
+            self._write("pids", "pids.max", str(limits.processes))
+        self._write("cpu", "cpu.cfs_period_us", str(_CPU_PERIOD))
+        self._write("cpu", "cpu.cfs_quota_us", str(_CPU_PERIOD))
+
+    def procs_files(self) -> list[str]:
+        """The files a process writes its pid to, to join the group in every hierarchy."""
+        return [os.path.join(directory, "cgroup.procs") for directory in dict.fromkeys(self.directories.values())]
+
+    def cpu_seconds(self) -> float | None:
+        """CPU time used by all the bot's processes so far, or ``None`` if it cannot be read."""
+        try:
+            if self.version == 2:
+                for line in Path(self.directories["cpu"], "cpu.stat").read_text().splitlines():
+                    if line.startswith("usage_usec "):
+                        return int(line.split()[1]) / 1e6
+                return None
+            return int(Path(self.directories["cpuacct"], "cpuacct.usage").read_text()) / 1e9
+        except (OSError, KeyError, ValueError):
+            return None
+
+    def pids(self) -> set[int]:
+        found: set[int] = set()
+        for procs in self.procs_files():
+            with contextlib.suppress(OSError, ValueError):
+                found.update(int(pid) for pid in Path(procs).read_text().split())
+        return found
+
+    def close(self) -> None:
+        """Kill every process left in the group and remove it."""
+        if not self.directories:
+            return
+        kill = os.path.join(next(iter(self.directories.values())), "cgroup.kill")
+        for _ in range(50):
+            pids = self.pids()
+            if not pids:
+                break
+            if self.version == 2 and os.path.exists(kill):
+                with contextlib.suppress(OSError):
+                    Path(kill).write_text("1")
+            else:
+                for pid in pids:
+                    with contextlib.suppress(OSError):
+                        os.kill(pid, signal.SIGKILL)
+            time.sleep(0.002)
+        for directory in dict.fromkeys(self.directories.values()):
+            for _ in range(50):
+                try:
+                    os.rmdir(directory)
+                    break
+                except FileNotFoundError:
+                    break
+                except OSError:  # the last task is still leaving
+                    time.sleep(0.002)
+        self.directories = {}
+
+
+# A shell that joins the bot's cgroup (the pid files before "--") and sets the per-process limits that stand in for
+# missing cgroup controllers, then becomes the bot: so the bot is bounded from its first instruction on.
+_JOIN: Final = 'while [ "$1" != -- ]; do case $1 in -v|-t) ulimit "$1" "$2"; shift;; *) echo $$ >"$1" || exit 125;; esac; shift; done; shift; exec "$@"'  # noqa: E501
+
+
+@attrs.frozen
+class Confinement:
+    """How to start one bot: its full command line, environment and working directory; its group, if any."""
+
+    argv: list[str]
+    env: dict[str, str]
+    cwd: str
+    group: BotGroup | None
+    scratch: str | None  #: a directory of the referee's to remove when the bot ends (without bubblewrap)
+    report: SandboxReport
+
+    def cpu_seconds(self, pid: int | None) -> float | None:
+        """CPU time the bot has used, all its processes together: its group's count, or else the sum over the
+        processes that descend from ``pid`` now (with the children they have waited for)."""
+        if self.group is not None:
+            return self.group.cpu_seconds()
+        return None if pid is None else _tree_cpu_seconds(pid)
+
+    def close(self) -> None:
+        """Kill what is left of the bot and remove its group and scratch directory."""
+        if self.group is not None:
+            self.group.close()
+        if self.scratch is not None:
+            shutil.rmtree(self.scratch, ignore_errors=True)
+
+
+def _tree_cpu_seconds(root: int) -> float | None:
+    """utime + stime of ``root`` and its descendants, with their waited-for children's (Linux's /proc)."""
+    ticks = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    parents: dict[int, int] = {}
+    spent: dict[int, int] = {}
+    try:
+        entries = [entry for entry in os.listdir("/proc") if entry.isdigit()]
+    except OSError:
+        return None
+    for entry in entries:
+        try:
+            fields = Path(f"/proc/{entry}/stat").read_bytes().rsplit(b") ", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        parents[int(entry)] = int(fields[1])
+        spent[int(entry)] = sum(int(value) for value in fields[11:15])  # utime, stime, cutime, cstime
+    found, frontier = {root}, {root}
+    while frontier:
+        frontier = {pid for pid, parent in parents.items() if parent in frontier and pid not in found}
+        found |= frontier
+    return sum(spent.get(pid, 0) for pid in found) / ticks
+
+
+def _bound_paths(argv: Sequence[str]) -> tuple[list[str], list[tuple[str, str]]]:
+    """What of the referee's files a bot's command needs: the program's installation, and the files it names.
+
+    Returns the absolute paths to show read-only where they are, and (absolute, relative) pairs of the words that
+    name a file relative to the referee's directory, to show at that relative place in the bot's own directory.
+    """
+    absolute: list[str] = []
+    relative: list[tuple[str, str]] = []
+    program = shutil.which(argv[0]) if os.sep not in argv[0] else argv[0]
+    if program is not None:
+        for path in (os.path.abspath(program), os.path.realpath(program)):
+            parent = os.path.dirname(path)
+            # a program in X/bin (an interpreter, a virtual environment) needs all of X: its libraries, pyvenv.cfg
+            absolute.append(os.path.dirname(parent) if os.path.basename(parent) == "bin" else path)
+    for word in argv:
+        if word.startswith("-") or not os.path.exists(word):
+            continue
+        if os.path.isabs(word):
+            absolute.append(word)
+        elif not word.startswith(".."):
+            relative.append((os.path.abspath(word), os.path.normpath(word)))
+    return absolute, relative
+
+
+def _goat_directory() -> str:
+    """goat's own package (public code), which any bot may import: ``goat bot NAME`` serves a strategy with it."""
+    return str(Path(__file__).resolve().parent.parent)
+
+
+def _python_paths() -> list[str]:
+    """What a bot served by this interpreter (``python -m goat.arena``) imports from: its prefixes and sys.path."""
+    paths = [sys.prefix, sys.base_prefix, _goat_directory()]
+    return paths + [os.path.abspath(entry) for entry in sys.path if entry and os.path.exists(entry)]
+
+
+def _inside(path: str, directory: str) -> bool:
+    return path == directory or path.startswith(directory.rstrip("/") + "/")
+
+
+def confine(
+    argv: Sequence[str],
+    *,
+    mode: Sandbox,
+    limits: Limits,
+    env: Mapping[str, str] | None = None,
+    python: bool = False,
+    readable: Iterable[str] = (),
+    hidden: Iterable[str] = (),
+) -> Confinement:
+    """How to start the bot ``argv``: sandboxed as ``mode`` allows, bounded by ``limits``.
+
+    ``env`` adds to the allow-listed environment; ``python``: the bot is served by this interpreter (its
+    prefixes and import path are shown to it); ``readable``: more of the referee's paths the bot may read;
+    ``hidden``: more directories it may not (where the referee writes its records).
+    """
+    report = require(mode)
+    environment = {name: os.environ[name] for name in ENVIRONMENT if name in os.environ}
+    environment |= {"PYTHONUNBUFFERED": "1", "PYTHONIOENCODING": "utf-8", **(env or {})}
+    hierarchy, _ = _hierarchy()
+    group = BotGroup(hierarchy, limits) if hierarchy is not None else None
+    held = {protection.name for protection in report.protections if protection.holds}
+    prefix: list[str] = []
+    if os.name == "posix":
+        prefix = ["/bin/sh", "-c", _JOIN, "goat-join"]
+        if "memory per bot" not in held and limits.memory_mb is not None:
+            prefix += ["-v", str(limits.memory_mb << 10)]
+        if "cpu time per bot" not in held and limits.cpu_seconds is not None:
+            prefix += ["-t", str(limits.cpu_seconds)]
+        prefix += [*(group.procs_files() if group is not None else []), "--"]
+    bwrap, _ = _bubblewrap() if mode != "none" else (None, "")
+    walls = [*_SHARED, os.getcwd(), *(os.path.abspath(path) for path in hidden)]
+    absolute, relative = _bound_paths(argv)
+    absolute += _python_paths() if python else [_goat_directory()]
+    absolute += [os.path.abspath(path) for path in readable]
+    # a path shown again must not show a hidden directory whole (sys.path holds the checkout of an editable install)
+    relative = [(target, name) for target, name in relative if not any(_inside(wall, target) for wall in walls)]
+    absolute = [path for path in absolute if not any(_inside(wall, path) for wall in walls)]
+    if bwrap is None:
+        # No namespaces: a directory of its own all the same, where the files it names relatively are found
+        scratch = tempfile.mkdtemp(prefix="goat-bot-")
+        for target, name in relative:
+            link = os.path.join(scratch, name)
+            os.makedirs(os.path.dirname(link), exist_ok=True)
+            with contextlib.suppress(OSError):
+                os.symlink(target, link)
+        environment |= {"HOME": scratch, "TMPDIR": scratch}
+        return Confinement([*prefix, *argv], environment, scratch, group, scratch, report)
+    environment |= {"HOME": _SCRATCH, "TMPDIR": _SCRATCH}
+    command = [bwrap, *_bubblewrap_flags(), "--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev"]
+    for wall in dict.fromkeys(walls):
+        if wall != "/" and os.path.isdir(wall):
+            command += ["--tmpfs", wall]
+    for path in dict.fromkeys(absolute):  # shown again where a wall hid it
+        if os.path.exists(path) and any(_inside(path, wall) for wall in walls):
+            command += ["--ro-bind", path, path]
+    for target, name in relative:
+        command += ["--ro-bind", target, os.path.join(_SCRATCH, name)]
+    for wall in dict.fromkeys(walls):  # nothing written where the referee's files were, but in its own /tmp
+        if wall not in ("/", _SCRATCH, "/dev/shm") and os.path.isdir(wall):
+            command += ["--remount-ro", wall]
+    command += ["--chdir", _SCRATCH, "--clearenv"]
+    for name, value in environment.items():
+        command += ["--setenv", name, value]
+    return Confinement([*prefix, *command, "--", *argv], {}, "/", group, None, report)

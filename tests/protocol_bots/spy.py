@@ -1,0 +1,241 @@
+"""A protocol bot that tries, at its hello, to learn or to pass on what it should not, and says what it found.
+
+    python spy.py ATTACK [ARGUMENT]
+
+It answers hello with a name that is the JSON of what the attack found (``{"ok": ..., ...}``), then plays
+its first legal move.  The referee's sandbox tests read that name.  Standard library only.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+ATTACK = sys.argv[1]
+ARGUMENT = sys.argv[2] if len(sys.argv) > 2 else ""
+if ARGUMENT.startswith("env:"):  # a path the bot guesses, not one its command line names (which it may read)
+    ARGUMENT = os.environ[ARGUMENT[4:]]
+
+
+def processes() -> dict[str, Any]:
+    """What other processes it can see and read: the referee's command line, environment and memory above all."""
+    seen, read = [], []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            seen.append(int(entry))
+            for name in ("cmdline", "environ", "mem"):
+                try:
+                    with open(f"/proc/{entry}/{name}", "rb") as file:
+                        if file.read(64):
+                            read.append(f"{entry}/{name}")
+                except OSError:
+                    pass
+    return {"ok": ARGUMENT and str(ARGUMENT) in seen, "pids": sorted(seen), "read": read}
+
+
+def environment() -> dict[str, Any]:
+    return {
+        "ok": ARGUMENT in os.environ,
+        "names": sorted(os.environ),
+        "home": os.environ.get("HOME"),
+        "cwd": os.getcwd(),
+    }
+
+
+def read_file() -> dict[str, Any]:
+    """Read a file of the referee's (a game log), by absolute path."""
+    try:
+        with open(ARGUMENT, "rb") as file:
+            return {"ok": True, "text": file.read(200).decode("utf-8", "replace")}
+    except OSError as error:
+        return {"ok": False, "error": str(error)}
+
+
+def write_file() -> dict[str, Any]:
+    try:
+        with open(ARGUMENT, "a") as file:
+            file.write("forged\n")
+        return {"ok": True}
+    except OSError as error:
+        return {"ok": False, "error": str(error)}
+
+
+# --- partners: the first leaves a message, the second looks for it --------------------------------------
+
+
+def _retry(attempt: Callable[[], Any]) -> dict[str, Any]:
+    error = ""
+    for _ in range(20):
+        try:
+            return {"ok": True, "got": attempt()}
+        except OSError as failure:
+            error = str(failure)
+            time.sleep(0.05)
+    return {"ok": False, "error": error}
+
+
+def unix_listen() -> dict[str, Any]:
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind("\0goat-partner-" + ARGUMENT)
+    server.listen(1)
+    globals()["_kept"] = server
+    return {"ok": True}
+
+
+def unix_connect() -> dict[str, Any]:
+    def attempt() -> str:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as client:
+            client.connect("\0goat-partner-" + ARGUMENT)
+        return "connected"
+
+    return _retry(attempt)
+
+
+def tcp_listen() -> dict[str, Any]:
+    server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        server.bind(("127.0.0.1", int(ARGUMENT)))
+        server.listen(1)
+    except OSError as error:
+        return {"ok": False, "error": str(error)}
+    globals()["_kept"] = server
+    return {"ok": True}
+
+
+def tcp_connect() -> dict[str, Any]:
+    def attempt() -> str:
+        with socket.create_connection(("127.0.0.1", int(ARGUMENT)), timeout=0.2):
+            return "connected"
+
+    return _retry(attempt)
+
+
+def drop() -> dict[str, Any]:
+    """Leave a message in a shared directory (/tmp, /dev/shm)."""
+    try:
+        with open(ARGUMENT, "w") as file:
+            file.write("my hand: AS 10S")
+        return {"ok": True}
+    except OSError as error:
+        return {"ok": False, "error": str(error)}
+
+
+def pick_up() -> dict[str, Any]:
+    def attempt() -> str:
+        with open(ARGUMENT) as file:
+            return file.read()
+
+    return _retry(attempt)
+
+
+# --- resources --------------------------------------------------------------------------------------------
+
+
+def spin() -> dict[str, Any]:
+    """Processes that spin in sessions of their own, to take the CPU from the other seats."""
+    for _ in range(int(ARGUMENT or 6)):
+        if os.fork() == 0:
+            os.setsid()
+            while True:
+                pass
+    return {"ok": True}
+
+
+def memory() -> dict[str, Any]:
+    """Four processes that each hold ARGUMENT MiB: the bot's bound is for all of them together."""
+    held = []
+    for _ in range(4):
+        child = os.fork()
+        if child == 0:
+            block = bytearray(int(ARGUMENT) << 20)
+            for at in range(0, len(block), 4096):
+                block[at] = 1
+            time.sleep(3600)
+        held.append(child)
+    time.sleep(1.0)
+    alive = 0
+    for child in held:
+        try:
+            pid, _ = os.waitpid(child, os.WNOHANG)
+        except ChildProcessError:
+            continue
+        alive += pid == 0
+    return {"ok": alive == 4, "alive": alive}
+
+
+def fork_bomb() -> dict[str, Any]:
+    made = 0
+    for _ in range(int(ARGUMENT or 1000)):
+        try:
+            child = os.fork()
+        except OSError:
+            break
+        if child == 0:
+            time.sleep(3600)
+        made += 1
+    return {"ok": made >= int(ARGUMENT or 1000), "made": made}
+
+
+def burn() -> dict[str, Any]:
+    """Three processes that burn CPU for ARGUMENT seconds of wall time, then the answer."""
+    children = []
+    for _ in range(3):
+        child = os.fork()
+        if child == 0:
+            end = time.monotonic() + float(ARGUMENT)
+            while time.monotonic() < end:
+                pass
+            os._exit(0)
+        children.append(child)
+    for child in children:
+        os.waitpid(child, 0)
+    return {"ok": True}
+
+
+ATTACKS: dict[str, Callable[[], dict[str, Any]]] = {
+    "processes": processes,
+    "environment": environment,
+    "read-file": read_file,
+    "write-file": write_file,
+    "unix-listen": unix_listen,
+    "unix-connect": unix_connect,
+    "tcp-listen": tcp_listen,
+    "tcp-connect": tcp_connect,
+    "drop": drop,
+    "pick-up": pick_up,
+    "spin": spin,
+    "memory": memory,
+    "fork-bomb": fork_bomb,
+    "burn": burn,
+}
+
+
+def main() -> None:
+    for line in sys.stdin:
+        message = json.loads(line)
+        kind = message["type"]
+        if kind == "hello":
+            try:
+                found = ATTACKS[ATTACK]()
+            except Exception as error:  # the attack's own failure is a finding too
+                found = {"ok": False, "error": repr(error)}
+            found["seed"] = message.get("seed")
+            reply: dict[str, Any] = {"type": "hello", "protocol": 1, "name": json.dumps(found)}
+        elif kind == "choose":
+            reply = {"type": "move", "move": message["legal"][0]}
+        elif kind == "quit":
+            return
+        else:
+            reply = {"type": "ok"}
+        sys.stdout.write(json.dumps(reply) + "\n")
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,287 @@
+"""Sealed play's sandbox, tried as a hostile bot author would: each attack is a bot (protocol_bots/spy.py).
+
+Where bubblewrap or cgroups cannot run these tests are skipped, naming why — unless GOAT_EXPECT_SANDBOX=1
+(CI sets it), which makes a sandbox that cannot start a failure instead.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import sys
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import goat
+from goat.arena import sandbox
+from goat.arena.sealed import BotFault, ProcessStrategy
+
+SPY = Path(__file__).parent / "protocol_bots" / "spy.py"
+EXPECTED = os.environ.get("GOAT_EXPECT_SANDBOX") == "1"
+
+
+def _require(*names: str) -> None:
+    missing = [p for p in sandbox.probe().protections if p.name in names and not p.holds]
+    if missing:
+        why = "; ".join(f"{p.name}: {p.how}" for p in missing)
+        if EXPECTED:
+            pytest.fail(f"GOAT_EXPECT_SANDBOX=1 and {why}")
+        pytest.skip(why)
+
+
+walled = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="bubblewrap is Linux's")
+
+
+def spy(attack: str, argument: object = "", **options: Any) -> ProcessStrategy:
+    options.setdefault("time_limit", 10.0)
+    return ProcessStrategy([sys.executable, str(SPY), attack, str(argument)], **options)
+
+
+def found(bot: ProcessStrategy, seat: int = 0) -> dict[str, Any]:
+    """Greet the bot; what its attack found."""
+    bot.hello(seat)
+    assert bot.bot_name is not None
+    return json.loads(bot.bot_name)  # type: ignore[no-any-return]
+
+
+@pytest.fixture
+def bots() -> Iterator[list[ProcessStrategy]]:
+    made: list[ProcessStrategy] = []
+    yield made
+    for bot in made:
+        bot.close()
+
+
+def test_the_report_names_every_protection_and_says_how_each_holds() -> None:
+    report = sandbox.probe()
+    assert [p.name for p in report.protections] == [
+        "namespaces",
+        "filesystem",
+        "network",
+        "memory per bot",
+        "cpu time per bot",
+        "processes per bot",
+        "one cpu per bot",
+        "lifetime",
+        "environment",
+    ]
+    assert all(p.how for p in report.protections)
+    assert sandbox.probe("none").protections[0].holds is False
+
+
+def test_required_refuses_to_start_naming_each_missing_protection(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sandbox, "_bubblewrap", lambda: (None, "bwrap not found (install the bubblewrap package)"))
+    sandbox.probe.cache_clear()
+    try:
+        with pytest.raises(sandbox.SandboxError, match="namespaces does not hold: bwrap not found") as refused:
+            ProcessStrategy([sys.executable, str(SPY), "environment"], sandbox="required")
+        assert "network does not hold" in str(refused.value)
+        # auto plays on, and says what is missing
+        bot = ProcessStrategy([sys.executable, str(SPY), "environment"], sandbox="auto")
+        assert "missing: namespaces, filesystem, network" in bot.report.summary
+    finally:
+        sandbox.probe.cache_clear()
+
+
+def test_a_mode_that_does_not_exist_is_refused() -> None:
+    with pytest.raises(ValueError, match="sandbox is one of 'auto', 'required', 'none'"):
+        ProcessStrategy(["true"], sandbox="strict")  # type: ignore[arg-type]
+
+
+@walled
+def test_a_bot_sees_no_other_process_and_reads_nothing_of_the_referees(bots: list[ProcessStrategy]) -> None:
+    _require("namespaces")
+    bots.append(spy("processes", os.getpid()))
+    seen = found(bots[0])
+    assert seen["ok"] is False
+    assert max(seen["pids"]) < 10  # its own PID namespace: a handful of its own processes, numbered from 1
+    assert not any(entry.endswith("/mem") for entry in seen["read"])
+
+
+@walled
+def test_a_bot_gets_only_the_allow_listed_environment_and_a_home_of_its_own(
+    bots: list[ProcessStrategy], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GOAT_ORGANISER_TOKEN", "secret")
+    bots.append(spy("environment", "GOAT_ORGANISER_TOKEN", env={"MY_BOT_OPTION": "1"}))
+    seen = found(bots[0])
+    assert seen["ok"] is False
+    assert "MY_BOT_OPTION" in seen["names"]
+    assert set(seen["names"]) <= {
+        *sandbox.ENVIRONMENT,
+        "MY_BOT_OPTION",
+        "HOME",
+        "TMPDIR",
+        "PYTHONUNBUFFERED",
+        "PYTHONIOENCODING",
+        "PWD",
+    }
+    assert seen["cwd"] == seen["home"] != os.getcwd()
+
+
+@walled
+def test_a_bot_cannot_read_or_overwrite_the_referees_game_log(
+    bots: list[ProcessStrategy], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _require("filesystem")
+    monkeypatch.chdir(tmp_path)
+    log = tmp_path / "games.jsonl"
+    log.write_text('{"hands": "everything"}\n')
+    bots.append(spy("read-file", "env:LOG", env={"LOG": str(log)}))
+    bots.append(spy("write-file", "env:LOG", env={"LOG": str(log)}))
+    assert found(bots[0])["ok"] is False
+    assert found(bots[1])["ok"] is False
+    assert log.read_text() == '{"hands": "everything"}\n'
+
+
+@walled
+@pytest.mark.parametrize(
+    ("leave", "look"),
+    [
+        ("unix-listen", "unix-connect"),
+        ("tcp-listen", "tcp-connect"),
+        ("drop", "pick-up"),
+    ],
+)
+def test_partners_cannot_pass_each_other_their_hands(bots: list[ProcessStrategy], leave: str, look: str) -> None:
+    _require("namespaces", "network", "filesystem")
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    argument = {"unix-listen": uuid.uuid4().hex, "tcp-listen": port, "drop": f"/tmp/goat-{uuid.uuid4().hex}"}[leave]
+    bots.append(spy(leave, argument))
+    assert found(bots[0])["ok"] is True  # the first one could leave its message...
+    bots.append(spy(look, argument))
+    assert found(bots[1], seat=2)["ok"] is False  # ...and its partner cannot find it
+
+
+@walled
+def test_partners_cannot_pass_hands_through_shared_memory(bots: list[ProcessStrategy]) -> None:
+    _require("filesystem")
+    name = f"/dev/shm/goat-{uuid.uuid4().hex}"
+    bots.append(spy("drop", name))
+    assert found(bots[0])["ok"] is True
+    bots.append(spy("pick-up", name))
+    assert found(bots[1], seat=2)["ok"] is False
+    assert not os.path.exists(name)
+
+
+def _cpu(bot: ProcessStrategy) -> float:
+    confinement = bot.process.confinement
+    assert confinement is not None
+    used = confinement.cpu_seconds(bot.process.pid)
+    assert used is not None
+    return used
+
+
+@walled
+def test_spinning_processes_in_sessions_of_their_own_get_one_cpu_at_most(bots: list[ProcessStrategy]) -> None:
+    _require("one cpu per bot", "cpu time per bot")
+    bots.append(spy("spin", 6))
+    found(bots[0])
+    before, started = _cpu(bots[0]), time.monotonic()
+    time.sleep(1.0)
+    rate = (_cpu(bots[0]) - before) / (time.monotonic() - started)
+    assert rate < 1.15  # six spinners, and not more than one CPU between them
+    bots[0].close()
+
+
+@walled
+def test_memory_is_bounded_for_the_bot_not_for_each_process(bots: list[ProcessStrategy]) -> None:
+    _require("memory per bot")
+    bots.append(spy("memory", 100, memory_mb=200))
+    assert found(bots[0])["ok"] is False  # four processes of 100 MiB do not fit in the bot's 200
+
+
+@walled
+def test_the_number_of_processes_is_bounded(bots: list[ProcessStrategy]) -> None:
+    _require("processes per bot")
+    bots.append(spy("fork-bomb", 200, processes=20))
+    seen = found(bots[0])
+    assert seen["ok"] is False and seen["made"] < 20
+
+
+@walled
+def test_cpu_time_is_counted_for_all_the_bots_processes(bots: list[ProcessStrategy]) -> None:
+    _require("cpu time per bot")
+    bots.append(spy("burn", 1.0, cpu_seconds=1))
+    with pytest.raises(BotFault, match="of CPU in all, over its budget of 1 s") as fault:
+        found(bots[0])
+    assert fault.value.kind == "timeout"
+
+
+@walled
+def test_no_process_of_a_bot_outlives_it(bots: list[ProcessStrategy]) -> None:
+    _require("lifetime")
+    bot = spy("spin", 3)
+    found(bot)
+    confinement = bot.process.confinement
+    assert confinement is not None and confinement.group is not None
+    assert len(confinement.group.pids()) >= 4
+    group = confinement.group
+    bot.close()
+    assert group.pids() == set()
+    assert group.directories == {}
+
+
+def test_sealed_bots_seeds_are_drawn_afresh_and_say_nothing_of_the_deals(bots: list[ProcessStrategy]) -> None:
+    bots.extend(spy("environment") for _ in range(2))
+    seeds = [found(bot)["seed"] for bot in bots]
+    assert seeds[0] != seeds[1]
+    assert all(type(seed) is int and 0 <= seed < 2**63 for seed in seeds)
+    # a seed given by the organiser is told as given
+    bots.append(spy("environment", seed=7))
+    assert found(bots[2])["seed"] == 7
+
+
+@walled
+def test_a_hello_waits_no_longer_than_the_time_limit() -> None:
+    bot = ProcessStrategy([sys.executable, "-c", "import time; time.sleep(30)"], time_limit=0.5)
+    started = time.monotonic()
+    with pytest.raises(BotFault, match=r"within 0\.5 s"):
+        bot.hello(0)
+    assert time.monotonic() - started < 3.0
+    bot.close()
+
+
+def test_the_example_bots_play_sealed() -> None:
+    examples = Path(__file__).parent.parent / "examples" / "bots"
+    state = goat.new_game(seed=5)
+    for command in ([sys.executable, str(examples / "python_bot.py")], ["node", str(examples / "js_bot.js")]):
+        if command[0] == "node" and not any(
+            os.access(os.path.join(d, "node"), os.X_OK) for d in os.environ.get("PATH", "").split(os.pathsep)
+        ):
+            continue
+        with ProcessStrategy(command) as bot:
+            bot.start_game(goat.view(state, 1))
+            move = bot.choose(goat.view(state, 1), goat.legal_moves(state))
+            assert move in goat.legal_moves(state)
+
+
+def test_many_bots_start_side_by_side_without_leaving_groups_behind() -> None:
+    probe = spy("environment")
+    found(probe)
+    assert probe.process.confinement is not None
+    group = probe.process.confinement.group
+    if group is None:
+        pytest.skip("no cgroups here")
+    parents = {os.path.dirname(path) for path in group.directories.values()}
+    probe.close()
+    before = {path: set(os.listdir(path)) for path in parents}
+    threads = [threading.Thread(target=lambda: found(spy("environment")) and None) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    import gc
+
+    gc.collect()  # the bots above are closed when collected
+    after = {path: set(os.listdir(path)) for path in parents}
+    assert after == before

@@ -285,3 +285,20 @@ def test_many_bots_start_side_by_side_without_leaving_groups_behind() -> None:
     gc.collect()  # the bots above are closed when collected
     after = {path: set(os.listdir(path)) for path in parents}
     assert after == before
+
+
+def test_trust_comes_from_where_the_code_lives_not_from_a_distributions_name(fake_distribution: Any) -> None:
+    from goat.arena.tournament import Entrant
+
+    fake_distribution(
+        "goat-cards",  # it only claims to be goat
+        {"impostor": "impostor_bot:factory", "greedy-again": "goat.bots.greedy:factory"},
+        code={"impostor_bot.py": "from goat.bots.greedy import factory\n"},
+    )
+    impostor = Entrant("impostor").player(1)
+    try:
+        assert isinstance(impostor, ProcessStrategy)  # sealed: its code is not goat's
+    finally:
+        if isinstance(impostor, ProcessStrategy):
+            impostor.close()
+    assert not isinstance(Entrant("greedy-again").player(1), ProcessStrategy)  # goat's own code, in-process

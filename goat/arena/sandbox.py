@@ -419,6 +419,11 @@ class Confinement:
     scratch: str | None  #: a directory of the referee's to remove when the bot ends (without bubblewrap)
     report: SandboxReport
 
+    @property
+    def walled(self) -> bool:
+        """Whether the bot runs in bubblewrap's namespaces."""
+        return self.report.protections[0].holds
+
     def cpu_seconds(self, pid: int | None) -> float | None:
         """CPU time the bot has used, all its processes together: its group's count, or else the sum over the
         processes that descend from ``pid`` now (with the children they have waited for)."""

@@ -21,6 +21,7 @@ import os
 import secrets
 import selectors
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
@@ -197,6 +198,8 @@ class BotProcess:
     def start(self) -> None:
         """Start the process; :class:`BotFault` (``"crash"``) if the command cannot be run."""
         self.close()
+        if shutil.which(self.argv[0], path=self.env.get("PATH", os.environ.get("PATH"))) is None:
+            raise BotFault("crash", f"cannot start {shlex.join(self.argv)}: {self.argv[0]!r} is no program found")
         try:
             confined = confine(
                 self.argv,
@@ -311,6 +314,9 @@ class BotProcess:
             code = process.wait(timeout=1.0)
         except subprocess.TimeoutExpired:
             return "closed its standard output"
+        walled = self.confinement is not None and self.confinement.walled
+        if walled and code > 128:  # bubblewrap exits with 128 + the signal that killed the bot, as a shell does
+            code = 128 - code
         if code < 0:
             try:
                 return f"was killed by {signal.Signals(-code).name}"

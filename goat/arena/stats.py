@@ -114,6 +114,8 @@ class TournamentResult:
     seed: int
     seconds: float = attrs.field(eq=False)
     void: tuple[MatchOutcome, ...] = ()  #: matches that could not be played out, with the reason
+    #: what confined the sealed entrants (:attr:`goat.arena.sandbox.SandboxReport.summary`); ``None``: none was sealed
+    sandbox: str | None = None
 
     def __getitem__(self, name: str) -> EntrantResult:
         for entrant in self.entrants:
@@ -128,6 +130,7 @@ class TournamentResult:
                 "matches": self.matches,
                 "seed": self.seed,
                 "seconds": round(self.seconds, 3),
+                "sandbox": self.sandbox,
                 "entrants": [e.to_dict() for e in self.entrants],
                 "void": [{"teams": list(v.teams), "seed": str(v.seed), "reason": v.void} for v in self.void],
             },
@@ -151,6 +154,8 @@ class TournamentResult:
                 f"{gl:>5.1%}–{gh:<6.1%}  {e.mean_defeat:>11.2f}  {e.faults:>6}"
             )
         rows += [f"void: {' vs '.join(v.teams)} (seed {v.seed}): {v.void}" for v in self.void]
+        if self.sandbox is not None:
+            rows.append(f"sealed bots: {self.sandbox}")
         return "\n".join(rows)
 
     def __str__(self) -> str:

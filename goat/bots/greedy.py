@@ -16,12 +16,12 @@ The rules it follows, in order of the decisions it meets:
   (cheap means low cards, side suits before trumps); keep trumps for tricks
   worth at least a ten; when not beating, pass the least valuable cards.
 
-It is deterministic apart from a seeded tie-break, and fast: no search.
+It is deterministic — of equally good moves it plays the first in the engine's order, whatever its
+seed — so greedy played sealed and in-process gives the same games; and fast: no search.
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable
 from math import comb
 from typing import Any
@@ -84,7 +84,7 @@ class GreedyBot:
     """The ``greedy`` strategy; see the module documentation for its rules."""
 
     def __init__(self, seed: int | None = None) -> None:
-        self._rng = random.Random(seed)
+        self.seed = seed  #: taken as every strategy's is, and not used: the bot is deterministic
 
     def choose(self, view: PlayerView, legal: tuple[Move, ...]) -> Move:
         kinds = {move.kind for move in legal}
@@ -99,10 +99,8 @@ class GreedyBot:
         return self._answer(view, legal, knowledge)
 
     def _best(self, moves: list[Move], score: Any) -> Move:
-        """The highest-scoring move; ties broken by the seeded generator."""
-        scored = [(score(m), m) for m in moves]
-        best = max(s for s, _ in scored)
-        return self._rng.choice([m for s, m in scored if s == best])
+        """The highest-scoring move; of equal ones, the first (max keeps the first of a tie)."""
+        return max(moves, key=score)
 
     @staticmethod
     def _molodka_wins(molodka: Move, knowledge: _Knowledge) -> bool:

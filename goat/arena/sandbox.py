@@ -554,8 +554,11 @@ def confine(
     for wall in dict.fromkeys(walls):
         if wall != "/" and os.path.isdir(wall):
             command += ["--tmpfs", wall]
-    for path in dict.fromkeys(absolute):  # shown again where a wall hid it
-        if os.path.exists(path) and any(_inside(path, wall) for wall in walls):
+    shown_again = [path for path in dict.fromkeys(absolute) if os.path.exists(path)]
+    for path in shown_again:  # shown again where a wall hid it, once: not inside another path shown again
+        if any(_inside(path, wall) for wall in walls) and not any(
+            other != path and _inside(path, other) for other in shown_again
+        ):
             command += ["--ro-bind", path, path]
     for target, name in relative:
         command += ["--ro-bind", target, os.path.join(_SCRATCH, name)]

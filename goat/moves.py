@@ -17,12 +17,11 @@ Move.from_str('1 lead QH 10H')
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Final
 
 import attrs
 
-from goat._core import forget_moves
 from goat.cards import DECK, Card, _of_type, cards, cards_of, describe, look_alikes, mask_of, pretty_by_repr
 from goat.errors import InvalidCardError, InvalidMoveError, shown
 from goat.seats import check_seat
@@ -182,7 +181,6 @@ class Move:
 MOVES: Final[dict[int, Move]] = {}
 _new = object.__new__
 _set = object.__setattr__
-_get = object.__getattribute__
 
 
 def make_move(key: int) -> Move:
@@ -198,43 +196,6 @@ def make_move(key: int) -> Move:
         MOVES.clear()
     MOVES[key] = move
     return move
-
-
-def repair_moves(*, force: bool = False) -> int:
-    """How many of the engine's shared moves no longer hold what their keys say — changed with
-    ``object.__setattr__`` by code that should not have (an in-process bot) — after forgetting them all, so that
-    the engine makes them afresh (``force``: forget them even if none is found changed).  O(number of moves made
-    so far): for after a failure, not for every call."""
-    changed = 0
-    for key, move in MOVES.items():
-        mask = key >> 5
-        try:
-            seat, held, cards = _get(move, "seat"), _get(move, "mask"), _get(move, "cards")
-            as_made = (  # exact types first: a field replaced by a subclass whose __eq__ lies is no field as made
-                type(move) is Move
-                and _get(move, "_key") is key
-                and type(seat) is int
-                and seat == key & 3
-                and type(held) is int
-                and held == mask
-                and _get(move, "kind") is _KINDS[key >> 2 & 7]
-                and type(cards) is frozenset
-                and cards == cards_of(mask)
-            )
-        except BaseException:  # a field deleted, or replaced by an object whose __eq__ raises
-            as_made = False
-        changed += not as_made
-    if changed or force:
-        MOVES.clear()
-        forget_moves()
-        for forget in HOLDERS_OF_MOVES:
-            forget()
-    return changed
-
-
-#: How to forget each other cache of goat that holds the engine's shared moves (the records' reader keeps the
-#: moves it has read, by their text): :func:`repair_moves` empties them too.
-HOLDERS_OF_MOVES: Final[list[Callable[[], None]]] = []
 
 
 def move_by_key(key: int) -> Move:

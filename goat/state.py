@@ -32,7 +32,7 @@ from goat._core import (
 )
 from goat.cards import DECK, SUITS, Card, Suit, cards_of, describe, pretty_by_repr
 from goat.errors import GoatError, InvalidDealError, InvalidTrickError, shown
-from goat.moves import HOLDERS_OF_MOVES, Move, move_by_key
+from goat.moves import Move, move_by_key
 from goat.seats import check_seat
 
 __all__ = ["GameState", "Trick"]
@@ -101,7 +101,6 @@ def check_trick(plays: object, kind: type, winner: object, what: str) -> None:
 
 
 _TRICKS: dict[tuple[tuple[int, ...], int], Trick] = {}
-HOLDERS_OF_MOVES.append(_TRICKS.clear)  # its tricks hold the engine's shared moves
 
 
 def trick_of(keys: tuple[int, ...], winner: int) -> Trick:

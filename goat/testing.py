@@ -26,10 +26,11 @@ own tests, in the spirit of PettingZoo's ``api_test`` and OpenSpiel's
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from goat.errors import GoatError, MissingExtraError, shown
+from goat.errors import MissingExtraError, describe_error, shown
 
 try:
     from hypothesis import strategies as st
@@ -37,28 +38,14 @@ try:
 except ImportError as error:  # pragma: no cover - exercised in a subprocess test
     raise MissingExtraError("goat.testing", "Hypothesis", "testing", error) from None
 
-import attrs
-
 from goat import _hypothesis as _types
-from goat.arena.protocol import view_to_json
-from goat.arena.seats import (
-    _getrecursionlimit,
-    _Guard,
-    _setrecursionlimit,
-    _type_name,
-    describe_error,
-    interrupts_seen,
-    is_real_interrupt,
-    running_a_bot,
-    watching_interrupts,
-)
 from goat.cards import DECK, Card, Suit
-from goat.moves import Move, MoveKind, repair_moves
+from goat.moves import Move, MoveKind
 from goat.rules import MATCH_LIMIT, legal_moves, new_game, play
 from goat.scoring import GameResult, Match, score
 from goat.seats import is_seat
 from goat.state import GameState
-from goat.strategy import Strategy, canonical_move
+from goat.strategy import Strategy, canonical_move, end_game, start_game
 from goat.view import PlayerView, view
 
 __all__ = [
@@ -408,91 +395,38 @@ class StrategyCheckError(AssertionError):
     """A bot failed :func:`check_strategy`; the message says which game, seat and move."""
 
 
-def _call(
-    where: str, bot: object, what: str, *args: Any, seen: PlayerView | None = None, legal: tuple[Move, ...] = ()
-) -> Any:
-    """``bot.<what>(*args)``, looked up and called guarded: whatever it raises (``BaseException`` too, but a
-    real Ctrl-C) and whatever it changes of what it was given is a :class:`StrategyCheckError`.
-
-    ``where`` says where it was, e.g. ``"game 1, seat 2"``.
-    """
-    guard = None if seen is None else _Guard(seen, legal)
-    before = interrupts_seen()
-    limit = _getrecursionlimit()
-    moved: list[str] = []
-
-    def put_back_the_limit() -> None:  # before anything else: a bot may have left too little room to report it
-        if _getrecursionlimit() != limit:
-            _setrecursionlimit(limit)
-            moved.append("the process's recursion limit")
-
+def _call(where: str, what: str, call: Callable[..., Any], *args: Any) -> Any:
+    """``call(*args)``, a bot's code, as the referee calls it: an ``Exception`` is a :class:`StrategyCheckError`
+    saying ``where`` it was (e.g. ``"game 1, seat 2"``); ``KeyboardInterrupt`` and ``SystemExit`` go on up."""
     try:
-        with running_a_bot():
-            try:
-                method = getattr(bot, what, None)
-                result = None if method is None else method(*args)
-            except BaseException as error:
-                put_back_the_limit()
-                if is_real_interrupt(error, before):
-                    raise
-                raise StrategyCheckError(f"{where}: {what}() raised {describe_error(error)}") from None
-            finally:
-                put_back_the_limit()
-    finally:
-        try:
-            changed = moved + ([] if guard is None else guard.restore())
-        except BaseException as error:  # the bot broke what the check itself reads
-            if is_real_interrupt(error, before):
-                raise
-            changed = [f"what the check reads ({describe_error(error)})"]
-    if changed:
-        raise StrategyCheckError(
-            f"{where}: {what}() changed the view or the legal moves it was given ({', '.join(changed[:3])})"
-        )
-    return result
+        return call(*args)
+    except Exception as error:
+        raise StrategyCheckError(f"{where}: {what}() raised {describe_error(error)}") from None
 
 
-def _build(factory: Callable[..., Any], seed: int, options: dict[str, Any]) -> Any:
-    before = interrupts_seen()
-    try:
-        with running_a_bot():
-            return factory(seed=seed, **options)
-    except BaseException as error:
-        if is_real_interrupt(error, before):
-            raise
-        raise StrategyCheckError(f"the factory raised {describe_error(error)}") from None
+def _choose(bot: Strategy, seen: PlayerView, legal: tuple[Move, ...]) -> object:
+    return bot.choose(seen, legal)  # the lookup too: a property that raises is the bot's error
 
 
-def _move_text(move: Move) -> str:
-    try:
-        return str(move)
-    except BaseException:  # a move whose fields were tampered with (a field's own __str__ may raise anything)
-        return "a move that cannot be written down"
+def _type_name(value: object) -> str:
+    return type(value).__name__
 
 
 def _play_checked(bots: list[Strategy], state: GameState, game: int) -> tuple[GameState, list[Move]]:
     chosen: list[Move] = []
     for seat, bot in enumerate(bots):
-        seen = view(state, seat)
-        _call(f"game {game}, seat {seat}", bot, "start_game", seen, seen=seen)
+        _call(f"game {game}, seat {seat}", "start_game", start_game, bot, view(state, seat))
     while not state.is_over:
         decider = state.to_move
         assert decider is not None
         seat = decider
         seen = view(state, seat)
         legal = seen.legal_moves
-        before = view_to_json(seen)
         where = f"game {game}, move {len(chosen) + 1}, seat {seat}"
-        answer = _call(where, bots[seat], "choose", seen, legal, seen=seen, legal=legal)
-        try:
-            unchanged = view_to_json(seen) == before
-        except BaseException:  # the view's own fields were replaced by something view_to_json cannot read
-            unchanged = False
-        if not unchanged:
-            raise StrategyCheckError(f"{where}: choose() changed the view or the legal moves it was given")
+        answer = _call(where, "choose", _choose, bots[seat], seen, legal)
         if type(answer) is not Move:  # its real type: a subclass or a look-alike is no Move
             raise StrategyCheckError(f"{where}: choose() returned a {_type_name(answer)}, not a goat.Move")
-        move = canonical_move(answer, legal)
+        move = canonical_move(answer, legal)  # by value, as the referee looks it up
         if move is None:
             legal_text = ", ".join(map(str, legal))
             raise StrategyCheckError(
@@ -502,64 +436,63 @@ def _play_checked(bots: list[Strategy], state: GameState, game: int) -> tuple[Ga
         state = play(state, move)
     result = score(state)
     for seat, bot in enumerate(bots):
-        seen = view(state, seat)
-        copy = attrs.evolve(result)
-        _call(f"game {game}, seat {seat}", bot, "end_game", seen, copy, seen=seen)
-        if not _same_result(copy, result):
-            raise StrategyCheckError(f"game {game}, seat {seat}: end_game() changed the result it was given")
+        _call(f"game {game}, seat {seat}", "end_game", end_game, bot, view(state, seat), result)
     return state, chosen
 
 
-def _same_result(copy: GameResult, result: GameResult) -> bool:
-    """Whether the bot's copy of the result still holds the result's values, compared without running any code of
-    the bot's (a field it replaced may have an ``__eq__`` of its own): plain ints, bools, None and tuples of them."""
-
-    def same(a: object, b: object) -> bool:
-        if type(a) is not type(b):
-            return False
-        if isinstance(a, tuple) and isinstance(b, tuple):
-            return len(a) == len(b) and all(map(same, a, b))
-        return type(a) in (int, bool, type(None)) and a == b
-
-    slots = [GameResult.__dict__[field.name] for field in attrs.fields(GameResult)]  # read in C, as the arena does
-    return type(copy) is GameResult and all(same(slot.__get__(copy), slot.__get__(result)) for slot in slots)
+def _move_text(move: Move) -> str:
+    try:
+        return str(move)
+    except Exception:  # a move made by hand with fields that are no card or seat
+        return "a move that cannot be written down"
 
 
 def _run(factory: Callable[..., Any], games: int, seed: int, options: dict[str, Any]) -> list[list[Move]]:
-    bots = [_build(factory, seed * 4 + seat, options) for seat in range(4)]
-    for seat, bot in enumerate(bots):
-        before = interrupts_seen()
-        try:
-            fits = isinstance(bot, Strategy)  # looks up its attributes: the bot's own code may run, and raise
-        except BaseException as error:
-            if is_real_interrupt(error, before):
-                raise
-            raise StrategyCheckError(
-                f"the factory made a {_type_name(bot)} for seat {seat}, whose attributes raise {describe_error(error)}"
-            ) from None
-        if not fits:
-            raise StrategyCheckError(
-                f"the factory made a {_type_name(bot)} for seat {seat}, which has no choose(view, legal)"
-            )
-    match = Match()
-    runs = []
-    for game in range(1, games + 1):
-        if match.is_over:
-            match = Match(first_dealer=game % 4)
-        try:
+    bots: list[Strategy] = []
+    try:
+        for seat in range(4):
+            bots.append(_build(factory, seed * 4 + seat, options, seat))
+        match = Match()
+        runs = []
+        for game in range(1, games + 1):
+            if match.is_over:
+                match = Match(first_dealer=game % 4)
             state, chosen = _play_checked(bots, match.new_game(seed=seed * 100_003 + game), game)
             match = match.record(state)
-        except GoatError as error:  # the check's own step failed: the engine's moves were changed behind its back
-            changed = repair_moves(force=True)
-            if not changed:
-                raise
-            raise StrategyCheckError(
-                f"game {game}: the bot changed {changed} of the engine's shared moves (with object.__setattr__ on"
-                f" moves it got from the engine), which were made afresh; the check's own step then failed with"
-                f" {describe_error(error)}"
-            ) from None
-        runs.append(chosen)
-    return runs
+            runs.append(chosen)
+        return runs
+    finally:
+        _close_sealed(bots)
+
+
+def _build(factory: Callable[..., Any], seed: int, options: dict[str, Any], seat: int) -> Strategy:
+    try:
+        bot: Strategy = factory(seed=seed, **options)
+    except Exception as error:
+        raise StrategyCheckError(f"the factory raised {describe_error(error)}") from None
+    try:
+        fits = isinstance(bot, Strategy)  # looks its attributes up: the bot's own code may run, and raise
+    except Exception as error:
+        raise StrategyCheckError(
+            f"the factory made a {_type_name(bot)} for seat {seat}, whose attributes raise {describe_error(error)}"
+        ) from None
+    if not fits:
+        raise StrategyCheckError(
+            f"the factory made a {_type_name(bot)} for seat {seat}, which has no choose(view, legal)"
+        )
+    return bot
+
+
+def _close_sealed(bots: list[Strategy]) -> None:
+    """End the child processes of sealed bots (``exec:``), as the arena does at the end of a match.  Only a
+    :class:`~goat.arena.sealed.ProcessStrategy` has one, and its module is loaded if any was made: looked up
+    there, so that this module does not import the arena."""
+    sealed = sys.modules.get("goat.arena.sealed")
+    if sealed is None:
+        return
+    for bot in bots:
+        if isinstance(bot, sealed.ProcessStrategy):
+            bot.close()
 
 
 def check_strategy(strategy_factory: Callable[..., Any], *, games: int = 10, seed: int = 0, **options: Any) -> None:
@@ -570,8 +503,8 @@ def check_strategy(strategy_factory: Callable[..., Any], *, games: int = 10, see
     all the games as an arena would), and fails if the bot
 
     - returns something that is not one of the legal moves it was given,
-    - raises from ``choose``, ``start_game`` or ``end_game``,
-    - changes the view or the tuple of legal moves it was given, or
+    - raises an ``Exception`` from ``choose``, ``start_game`` or ``end_game``
+      (``KeyboardInterrupt`` and ``SystemExit`` go on up, as in the arena), or
     - is not deterministic: new instances with the same seeds, shown the same
       games, must choose the same moves.
 
@@ -587,9 +520,8 @@ def check_strategy(strategy_factory: Callable[..., Any], *, games: int = 10, see
         raise TypeError(f"check_strategy(): seed must be an int, not {shown(seed)}")
     if not callable(strategy_factory):
         raise TypeError(f"check_strategy() takes a strategy factory, not {shown(strategy_factory)}")
-    with watching_interrupts():
-        first = _run(strategy_factory, games, seed, options)
-        second = _run(strategy_factory, games, seed, options)
+    first = _run(strategy_factory, games, seed, options)
+    second = _run(strategy_factory, games, seed, options)
     for game, (a, b) in enumerate(zip(first, second, strict=True), start=1):
         for number, (move_a, move_b) in enumerate(zip(a, b, strict=False), start=1):
             if move_a != move_b:

@@ -2,29 +2,21 @@
 
 from __future__ import annotations
 
-import gc
 import json
 import multiprocessing
 import os
 import pickle
 import random
-import signal
-import subprocess
 import sys
-import threading
 import time
-import types
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
-from functools import partial
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 import goat
 from goat import Move, MoveKind, PlayerView, arena, records
-from goat.testing import StrategyCheckError, check_strategy
 
 
 class InlineExecutor(Executor):
@@ -110,14 +102,9 @@ class Cheater:
         return Move(MoveKind.LEAD, view.seat, goat.cards("AS AH AD AC"))
 
 
-class Quitter:
-    def choose(self, view: PlayerView, legal: tuple[Move, ...]) -> Move:
-        raise SystemExit("bot quits the process")
-
-
 class Sleeper:
     def choose(self, view: PlayerView, legal: tuple[Move, ...]) -> Move:
-        time.sleep(0.3)
+        time.sleep(0.1)  # twice its budget: its answer comes, and is too late
         return legal[0]
 
 
@@ -126,8 +113,7 @@ class Sleeper:
     [
         (Raiser, "exception", "RuntimeError: bot bug"),
         (Cheater, "illegal", "not one of the"),
-        (Sleeper, "timeout", "budget"),
-        (Quitter, "exception", "SystemExit: bot quits"),
+        (Sleeper, "timeout", "answered after the budget of 0.05 s"),
     ],
 )
 def test_a_faulty_bot_forfeits_the_game(bad: type, kind: str, reason: str) -> None:
@@ -141,7 +127,7 @@ def test_a_faulty_bot_forfeits_the_game(bad: type, kind: str, reason: str) -> No
     records.replay(records.loads(records.dumps(record)))  # the forfeited record replays
 
 
-@pytest.mark.parametrize("bad", [Raiser, Cheater, Sleeper, Quitter])
+@pytest.mark.parametrize("bad", [Raiser, Cheater, Sleeper])
 def test_a_faulty_bot_is_replaced_by_random_moves(bad: type) -> None:
     players = [*bots("random", seed=1), bad(), *bots("random", "random", seed=3)]
     record = arena.play_game(players, seed=4, on_fault="random", time_limit=0.05)
@@ -151,8 +137,9 @@ def test_a_faulty_bot_is_replaced_by_random_moves(bad: type) -> None:
     assert states[-1].is_over  # the game was played to its end, every move legal
     for fault in record.faults:
         assert record.moves[fault.move - 1] == fault.replacement
-    if bad is Sleeper:
-        assert record.faults[0].kind == "timeout" and {f.kind for f in record.faults[1:]} <= {"disabled"}
+    if bad is Sleeper:  # asked again at each of its decisions, each a timeout when it returns
+        assert {f.kind for f in record.faults} == {"timeout"}
+        assert len(record.faults) == sum(move.seat == 1 for move in record.moves)
 
 
 def raiser(*, seed: int | None = None) -> Raiser:
@@ -276,7 +263,7 @@ def test_wilson_interval() -> None:
     assert low == 0.0 and high == pytest.approx(0.2775, abs=1e-4)
 
 
-# --- a hostile in-process bot -----------------------------------------------------------
+# --- what an in-process bot answers or raises ------------------------------------------------
 
 
 class LyingMove(Move):
@@ -323,15 +310,13 @@ def raising(error: BaseException) -> type:
     [
         (LyingBot, "illegal", "returned a LyingMove, which is not one of the"),
         (LookAlikeBot, "illegal", "returned a LookAlike, which is not one of the"),
-        (raising(KeyboardInterrupt()), "exception", "KeyboardInterrupt"),
-        (raising(GeneratorExit()), "exception", "GeneratorExit"),
-        (raising(SystemExit(3)), "exception", "SystemExit"),
+        (raising(ValueError("a bug")), "exception", "choose() raised ValueError: a bug"),
         (raising(TimeoutError("my own timeout")), "exception", "TimeoutError: my own timeout"),
     ],
 )
-def test_a_hostile_in_process_bot_is_its_own_teams_fault(bad: type, kind: str, reason: str) -> None:
+def test_a_bots_wrong_answer_or_error_is_its_own_teams_fault(bad: type, kind: str, reason: str) -> None:
     players = [bad(), *bots("random", "random", "random", seed=1)]
-    for time_limit in (None, 1.0):  # called directly, and in a thread under a budget
+    for time_limit in (None, 1.0):  # untimed, and timed
         played = arena.play_match(players, seed=4, time_limit=time_limit)
         assert played.match.is_over and played.match.goat == 0  # the cheat cannot make the others forfeit
         assert {f.seat for f in played.faults} == {0}
@@ -340,108 +325,73 @@ def test_a_hostile_in_process_bot_is_its_own_teams_fault(bad: type, kind: str, r
             assert game.forfeit == 0 and game.result.points == (0, 120)
 
 
-class EqualToAll:
+@pytest.mark.parametrize("error", [KeyboardInterrupt(), SystemExit(3)])
+@pytest.mark.parametrize("where", ["choose", "start_game", "end_game"])
+def test_a_bots_keyboard_interrupt_or_system_exit_goes_on_up(error: BaseException, where: str) -> None:
+    # In-process bots are trusted code: a Ctrl-C (a KeyboardInterrupt) stops the match wherever it is raised, and
+    # SystemExit exits, as anywhere in Python; neither is a fault.
+    class Stopper:
+        def choose(self, view: PlayerView, legal: tuple[Move, ...]) -> Move:
+            if where == "choose":
+                raise error
+            return legal[0]
+
+        def start_game(self, view: PlayerView) -> None:
+            if where == "start_game":
+                raise error
+
+        def end_game(self, view: PlayerView, result: goat.GameResult) -> None:
+            if where == "end_game":
+                raise error
+
+    for play in (arena.play_game, arena.play_match):
+        with pytest.raises(type(error)):
+            play([Stopper(), *bots("random", "random", "random")], seed=1, time_limit=1.0)
+
+
+def test_the_referee_plays_its_own_move_when_the_bot_answers_an_equal_copy(monkeypatch: pytest.MonkeyPatch) -> None:
+    copies: list[tuple[Move, Move]] = []  # (the bot's answer, the legal move it equals)
+
+    class Copier:
+        def choose(self, view: PlayerView, legal: tuple[Move, ...]) -> Move:
+            copy = Move(legal[-1].kind, legal[-1].seat, legal[-1].cards)  # equal, not the same object
+            assert copy == legal[-1] and copy is not legal[-1]
+            copies.append((copy, legal[-1]))
+            return copy
+
+    played: list[Move] = []
+    real_play = arena.game.play
+
+    def recording(state: goat.GameState, move: Move) -> goat.GameState:
+        played.append(move)
+        return real_play(state, move)
+
+    monkeypatch.setattr(arena.game, "play", recording)
+    record = arena.play_game([Copier(), *bots("random", "random", "random")], seed=1)
+    assert record.faults == () and copies
+    mine = [move for move in played if move.seat == 0]
+    assert len(mine) == len(copies)
+    assert all(move is legal and move is not copy for move, (copy, legal) in zip(mine, copies, strict=True))
+
+
+class BadKey(int):
     def __eq__(self, other: object) -> bool:
-        return True
+        raise RuntimeError("my __eq__ raises in the referee")
 
-    __hash__ = object.__hash__
-
-
-_CTRL_C = """
-import contextlib, os, signal, subprocess, sys, threading, time
-import goat
-from goat import arena
-
-how = sys.argv[1]
-# As in a terminal, whatever the test run inherited; or as in a process started in the background, which
-# ignores SIGINT (then so must play: a Ctrl-C the process ignores stops nothing).
-signal.signal(signal.SIGINT, signal.SIG_IGN if how == "ignoring" else signal.default_int_handler)
+    __hash__ = int.__hash__
 
 
-class EqualToAll:
-    def __eq__(self, other):
-        return True
+def test_a_move_whose_key_is_no_plain_int_is_not_legal() -> None:
+    # Looked up by the value a real Move holds (goat.strategy.move_key): an int subclass whose __eq__ raises or
+    # lies is no value the referee compares.
+    class Forger:
+        def choose(self, view: PlayerView, legal: tuple[Move, ...]) -> Move:
+            mine = Move(legal[0].kind, legal[0].seat, legal[0].cards)
+            object.__setattr__(mine, "_key", BadKey(legal[0]._key))
+            return mine
 
-    __hash__ = object.__hash__
-
-
-class Interrupted:
-    def choose(self, view, legal):
-        me = os.getpid()
-        if how == "sending":  # the bot's own SIGINT: its business, not the operator's
-            os.kill(me, signal.SIGINT)
-            time.sleep(0.05)
-            return legal[0]
-        if how == "thread-directed":  # pending in the referee's thread, to be taken when the match unblocks it
-            signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
-            return legal[0]
-        if how == "raising":  # pending in the thread that runs the bot
-            signal.raise_signal(signal.SIGINT)
-            return legal[0]
-        if how in ("unblock-kill", "unblock-raise"):  # let through where the referee had blocked it
-            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-            os.kill(me, signal.SIGINT) if how == "unblock-kill" else signal.raise_signal(signal.SIGINT)
-            time.sleep(0.05)
-            return legal[0]
-        if how == "ignoring":  # the operator's, to a process that ignores SIGINT: once, on the first move
-            if not view.history:
-                subprocess.run(["sh", "-c", f"(sleep 0.1; kill -INT {me}) >/dev/null 2>&1 &"], check=True)
-                time.sleep(0.3)
-            return legal[0]
-        if how == "hiding":
-            os.getpid = EqualToAll
-            os.SI_USER = 0x80
-        # As if the person sent Ctrl-C while this bot thinks: from a process that is not the referee's own
-        # (the shell exits at once, so the background job's parent is no longer a descendant of ours).
-        subprocess.run(["sh", "-c", f"(sleep 0.2; kill -INT {me}) >/dev/null 2>&1 &"], check=True)
-        if how == "swallowing":
-            with contextlib.suppress(BaseException):
-                time.sleep(3)
-        else:
-            time.sleep(3)
-        return legal[0]
-
-
-started = time.perf_counter()
-time_limit = float(sys.argv[2]) if len(sys.argv) > 2 else None
-try:
-    arena.play_match(
-        [Interrupted()] + [goat.load_strategy("random", seed=s) for s in (1, 2, 3)], seed=1, time_limit=time_limit
-    )
-    print("played on")
-except KeyboardInterrupt:
-    print("stopped", round(time.perf_counter() - started, 1))
-"""
-
-
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="tells the sender of a signal on Linux only")
-@pytest.mark.parametrize("how", ["plainly", "hiding", "swallowing"])
-def test_a_real_ctrl_c_still_stops_the_match(how: str) -> None:
-    # Found by hostile reviews: hiding, with os.getpid replaced by an object equal to every pid, every SIGINT looked
-    # like one of the bots' own; swallowing, with no time limit the bot runs in the referee's thread, where it
-    # can catch the KeyboardInterrupt, and the referee counted the Ctrl-C but went on.  Either way the person's
-    # Ctrl-C was lost.  Played in a process of its own: in this one, threads that other libraries started (as
-    # OpenSpiel's tests do) may take the signal before the watcher (docs/sealed.md).
-    done = subprocess.run([sys.executable, "-c", _CTRL_C, how], capture_output=True, text=True, timeout=60)
-    words = done.stdout.split()
-    assert words[:1] == ["stopped"], done.stdout + done.stderr
-    assert float(words[1]) < 2.5, done.stdout
-
-
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="tells the sender of a signal on Linux only")
-@pytest.mark.parametrize("how", ["sending", "ignoring", "thread-directed", "raising", "unblock-kill", "unblock-raise"])
-@pytest.mark.parametrize("time_limit", [None, 5.0])  # the bot called in the referee's thread, or in one of its own
-def test_a_sigint_a_bot_sends_or_the_process_ignores_does_not_stop_the_match(
-    how: str, time_limit: float | None
-) -> None:
-    # Ignoring, found by CI (which starts the tests in the background): a SIGINT the process ignored was counted
-    # as the operator's once the call returned, and stopped the match.  The others found by a hostile review: a
-    # SIGINT sent to one thread (pthread_kill, raise_signal) waited, blocked, until the match ended, and was then
-    # taken for the operator's; one let through by a bot that unblocked SIGINT in its thread reached the
-    # referee's handler as if it were the operator's.
-    limit = [] if time_limit is None else [str(time_limit)]
-    done = subprocess.run([sys.executable, "-c", _CTRL_C, how, *limit], capture_output=True, text=True, timeout=120)
-    assert done.stdout.split() == ["played", "on"], done.stdout + done.stderr
+    record = arena.play_game([Forger(), *bots("random", "random", "random")], seed=1)
+    assert record.faults[0].kind == "illegal" and record.forfeit == 0
 
 
 class HookHanger:
@@ -450,11 +400,11 @@ class HookHanger:
 
     def start_game(self, view: PlayerView) -> None:
         if self.where == "start":
-            time.sleep(0.5)
+            time.sleep(0.1)
 
     def end_game(self, view: PlayerView, result: goat.GameResult) -> None:
         if self.where == "end":
-            time.sleep(0.5)
+            time.sleep(0.1)
 
     def choose(self, view: PlayerView, legal: tuple[Move, ...]) -> Move:
         return legal[0]
@@ -462,164 +412,10 @@ class HookHanger:
 
 @pytest.mark.parametrize("where", ["start", "end"])
 def test_the_time_limit_covers_the_hooks(where: str) -> None:
-    started = time.perf_counter()
     record = arena.play_game([HookHanger(where), *bots("random", "random", "random")], seed=1, time_limit=0.05)
-    assert time.perf_counter() - started < 0.4
     (fault,) = record.faults
     assert fault.kind == "timeout" and f"{where}_game" in fault.reason
     assert (record.forfeit == 0) == (where == "start")  # a late end_game only gets recorded
-
-
-def test_an_overrunning_bot_is_not_called_again_in_the_match() -> None:
-    calls = []
-
-    class Slow:
-        def choose(self, view: PlayerView, legal: tuple[Move, ...]) -> Move:
-            calls.append(time.perf_counter())
-            time.sleep(0.3)
-            return legal[0]
-
-    started = time.perf_counter()
-    played = arena.play_match([Slow(), *bots("random", "random", "random")], seed=2, time_limit=0.02)
-    assert len(calls) == 1  # the abandoned call ran on; the bot was never called beside it
-    assert played.faults[0].kind == "timeout" and {f.kind for f in played.faults[1:]} == {"disabled"}
-    assert time.perf_counter() - started < 0.3 * len(played.games)
-
-
-def test_a_bot_that_holds_the_interpreters_lock_past_its_budget_is_a_timeout_and_not_called_again() -> None:
-    # Found by a hostile review: one long call into C holds the lock, the timer cannot run, and the late answer
-    # was played as if it had come in time.
-    calls = []
-
-    class Hog:
-        def choose(self, view: PlayerView, legal: tuple[Move, ...]) -> Move:
-            calls.append(1)
-            sum(range(6 * 10**7))  # one call into C of a second or more, never releasing the lock
-            return legal[0]
-
-    # A budget ample for the other seats' bots, on a loaded machine and the pure core too (a budget of 5 ms made
-    # one of them time out first in CI), and far short of the call.
-    played = arena.play_match([Hog(), *bots("random", "random", "random")], seed=2, time_limit=0.2)
-    # (Which of the two timeouts says so is a race: the main thread may wake before or after the answer is queued.)
-    assert played.faults[0].seat == 0
-    assert played.faults[0].kind == "timeout" and "budget" in played.faults[0].reason
-    assert len(calls) == 1 and {f.kind for f in played.faults[1:]} == {"disabled"}
-
-
-def test_a_bot_that_raises_the_switch_interval_is_caught_and_it_is_put_back() -> None:
-    interval = sys.getswitchinterval()
-
-    class Starver:
-        def choose(self, view: PlayerView, legal: tuple[Move, ...]) -> Move:
-            sys.setswitchinterval(1000)
-            return legal[0]
-
-    record = arena.play_game([Starver(), *bots("random", "random", "random")], seed=1, time_limit=5.0)
-    assert sys.getswitchinterval() == interval
-    assert record.faults[0].kind == "tamper" and "switch interval" in record.faults[0].reason
-
-
-def test_a_bot_cannot_add_an_audit_hook() -> None:
-    # Found by a hostile review: an audit hook, which can never be removed, ran the bot's code in the Ctrl-C
-    # watcher (killing it: Ctrl-C stopped nothing) and in the referee's check of other seats (blaming them).
-    # Played in a child process: a hook that got through would stay in this one for good.
-    script = """
-import os, sys, goat
-from goat import arena
-seen = []
-class Hooker:
-    def choose(self, view, legal):
-        sys.addaudithook(lambda event, args: seen.append(event))
-        return legal[0]
-played = arena.play_game([Hooker()] + [goat.load_strategy("random", seed=s) for s in (1, 2, 3)], seed=1)
-open(os.devnull).close()
-print(played.faults[0].kind, "audit hooks" in played.faults[0].reason, len(seen))
-"""
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
-    assert done.stdout.split() == ["tamper", "True", "0"], done.stdout + done.stderr
-
-
-def test_a_bot_that_breaks_goats_own_guard_is_a_fault_and_the_match_goes_on() -> None:
-    # Found by a third hostile review: a bot turned the audit-hook veto off through goat's own counter, added a
-    # hook, and the hook raised in the referee's check of the next call, where no fault was made: the match ended.
-    # (In-process play cannot stop a bot that changes goat's own internals; it can keep the match going.)
-    script = """
-import sys, goat
-from goat import arena
-from goat.arena import seats
-def hook(event, args):
-    if event == "gc.get_referents":
-        raise RuntimeError("hook")
-class Breaker:
-    def choose(self, view, legal):
-        seats._CALLS[0] -= 1
-        sys.addaudithook(hook)
-        return legal[0]
-played = arena.play_game([Breaker()] + [goat.load_strategy("random", seed=s) for s in (1, 2, 3)], seed=1)
-print(played.faults[0].seat, played.faults[0].kind)
-"""
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
-    assert done.stdout.split() == ["0", "tamper"], done.stdout + done.stderr
-
-
-class _NoisyModule(types.ModuleType):
-    @property
-    def stdout(self) -> Any:
-        raise SystemExit("a bot's property, run in the referee's check")
-
-
-@pytest.mark.parametrize("how", ["sys-class", "settrace", "threading-settrace", "gc-callback", "excepthook"])
-def test_a_bot_that_leaves_its_code_where_the_referee_would_run_it_is_caught_and_it_is_put_back(how: str) -> None:
-    # Found by a hostile review: a class of its own for sys (whose stdout is a property) ran the bot's code in the
-    # referee's check, and a trace function for the threads to come ran it in the other seats' calls.
-    before = (type(sys), sys.gettrace(), threading._trace_hook, list(gc.callbacks), sys.excepthook)  # type: ignore[attr-defined]
-
-    class Leaver:
-        def choose(self, view: PlayerView, legal: tuple[Move, ...]) -> Move:
-            if how == "sys-class":
-                sys.__class__ = _NoisyModule
-            elif how == "settrace":
-                sys.settrace(lambda *args: None)
-            elif how == "threading-settrace":
-                threading.settrace(lambda *args: None)
-            elif how == "gc-callback":
-                gc.callbacks.append(lambda *args: None)
-            else:
-                sys.excepthook = lambda *args: None
-            return legal[0]
-
-    try:
-        record = arena.play_game([Leaver(), *bots("random", "random", "random")], seed=1)  # in the referee's thread
-        after = (type(sys), sys.gettrace(), threading._trace_hook, list(gc.callbacks), sys.excepthook)  # type: ignore[attr-defined]
-    finally:
-        sys.__class__ = before[0]
-    assert after[0] is before[0] and after[1] is before[1] and after[2] is before[2] and after[4] is before[4]
-    assert after[3] == before[3]
-    assert record.faults and record.faults[0].kind == "tamper" and record.faults[0].seat == 0
-
-
-@pytest.mark.parametrize("where", ["answer", "result"])
-def test_a_finaliser_a_bot_hands_back_runs_under_its_budget_and_guard(where: str) -> None:
-    # Found by a hostile review: an answer whose __del__ slept and lowered the recursion limit ran in the referee
-    # after the budget and the check.  Now it runs in the call: the overrun and the change are the bot's faults.
-    limit = sys.getrecursionlimit()
-
-    class Bomb:
-        def __del__(self) -> None:
-            time.sleep(0.3)
-            sys.setrecursionlimit(limit - 1)
-
-    class Bomber:
-        def choose(self, view: PlayerView, legal: tuple[Move, ...]) -> Move:
-            return Bomb() if where == "answer" else legal[0]  # type: ignore[return-value]
-
-        def end_game(self, view: PlayerView, result: goat.GameResult) -> None:
-            if where == "result":  # hidden in its copy of the result, which the referee lets go of
-                object.__setattr__(result, "balls", Bomb())
-
-    record = arena.play_game([Bomber(), *bots("random", "random", "random")], seed=1, time_limit=0.1)
-    assert sys.getrecursionlimit() == limit
-    assert record.faults and record.faults[0].kind in ("timeout", "tamper")
 
 
 def exiting(*, seed: int | None = None) -> goat.Strategy:
@@ -650,12 +446,6 @@ class UnprintableError(Exception):
         raise RuntimeError("my __str__ raises in the referee")
 
 
-class SlowToPrintError(Exception):
-    def __str__(self) -> str:
-        time.sleep(1.0)
-        return "slow"
-
-
 class HugeToPrintError(Exception):
     def __str__(self) -> str:
         return "x" * 10_000_000
@@ -677,190 +467,7 @@ def test_a_bots_error_is_described_safely_and_briefly(
     assert fault.kind == "exception" and reason in fault.reason and len(fault.reason) <= 520
 
 
-def test_describing_a_bots_error_is_inside_its_budget() -> None:
-    started = time.perf_counter()
-    players = [raising(SlowToPrintError())(), *bots("random", "random", "random")]
-    record = arena.play_game(players, seed=4, time_limit=0.1)
-    assert time.perf_counter() - started < 0.8 and record.faults[0].kind == "timeout"
-
-
-class BadKey(int):
-    def __eq__(self, other: object) -> bool:
-        raise RuntimeError("my __eq__ raises in the referee")
-
-    __hash__ = int.__hash__
-
-
-class LookAlikeMove(Move):
-    __slots__ = ()
-
-    def __str__(self) -> str:
-        return "nothing to see"
-
-
-class StickyMove(Move):
-    """Its __class__ is a property that lies and cannot be set: a plain __class__ assignment cannot undo it."""
-
-    __slots__ = ()
-
-    @property  # type: ignore[misc]
-    def __class__(self) -> type:
-        return Move
-
-    @__class__.setter
-    def __class__(self, value: type) -> None:
-        pass
-
-    @property  # type: ignore[misc]
-    def mask(self) -> int:  # reading the field the usual way runs this
-        raise RuntimeError("boom: the referee read my field")
-
-
-class Tamperer:
-    def __init__(self, how: str) -> None:
-        self.how = how
-
-    def start_game(self, view: PlayerView) -> None:
-        if self.how == "hook-moves" and view.legal_moves:  # the engine's own moves, in the view of the first leader
-            object.__setattr__(view.legal_moves[0], "mask", 0)
-
-    def choose(self, view: PlayerView, legal: tuple[Move, ...]) -> Move:
-        if self.how == "key":  # a move of its own (not the engine's interned one), with a key that lies
-            mine = Move(legal[0].kind, legal[0].seat, legal[0].cards)
-            object.__setattr__(mine, "_key", BadKey(1))
-            return mine
-        if self.how == "interned":  # the referee's own move now says it is another seat's
-            object.__setattr__(legal[0], "_key", (legal[0]._key & ~3) | ((legal[0].seat + 1) % 4))
-            return legal[0]
-        if self.how == "mask":  # the referee's own move now holds other cards
-            object.__setattr__(legal[0], "mask", (1 << 36) - 1)
-            return legal[0]
-        if self.how == "card":
-            object.__setattr__(goat.DECK[0], "rank", goat.Rank.ACE)
-            return legal[0]
-        if self.how == "deleted":  # a card's field taken away altogether
-            object.__delattr__(goat.DECK[1], "suit")
-            return legal[0]
-        if self.how == "play" and view.history:  # a play of its view, shared with the other seats' views
-            object.__setattr__(view.history[0], "seat", (view.history[0].seat + 1) % 4)
-            return legal[0]
-        if self.how == "class":  # the referee's own move now of another class (one of the same layout)
-            object.__setattr__(legal[-1], "__class__", LookAlikeMove)
-            return legal[0]
-        if self.how == "sticky":
-            object.__setattr__(legal[-1], "__class__", StickyMove)
-            return legal[0]
-        if self.how == "trick" and view.tricks:  # a finished trick, shared with the other seats' views
-            object.__setattr__(view.tricks[0], "winner", (view.tricks[0].winner + 1) % 4)
-            return legal[0]
-        if self.how in ("play", "trick", "hook-moves"):
-            return legal[0]
-        if self.how == "recursion":
-            sys.setrecursionlimit(50)
-            return legal[0]
-        if self.how == "alarm":
-            signal.signal(signal.SIGALRM, lambda *_: 1 / 0)
-            signal.setitimer(signal.ITIMER_REAL, 0.001, 0.001)
-            return legal[0]
-        if self.how == "hidden-recursion":  # and the check's own functions replaced, to hide it
-            sys.setrecursionlimit(60)
-            sys.getrecursionlimit = lambda: Liar()  # type: ignore[assignment]
-            return legal[0]
-        if self.how == "hidden-alarm":
-            signal.setitimer(signal.ITIMER_REAL, 0.3)
-            signal.getitimer = lambda which: (0.0, 0.0)
-            signal.getsignal = lambda signum: signal.SIG_DFL
-            return legal[0]
-        if self.how == "renamed-signals":  # the constants the check reads pointed elsewhere
-            signal.signal(signal.SIGALRM, lambda *_: 1 / 0)
-            signal.setitimer(signal.ITIMER_REAL, 0.05, 0.05)
-            signal.SIGALRM = signal.SIGUSR1
-            signal.ITIMER_REAL = signal.ITIMER_PROF
-            return legal[0]
-        if self.how == "deleted-settings":
-            del sys.stdout
-            del signal.SIGALRM
-            return legal[0]
-        raise AssertionError(self.how)
-
-
-class Liar:
-    """Equal to everything."""
-
-    def __eq__(self, other: object) -> bool:
-        return True
-
-    __hash__ = object.__hash__
-
-
-@pytest.mark.parametrize(
-    ("how", "kind"),
-    [
-        ("key", "illegal"),
-        ("interned", "tamper"),
-        ("mask", "tamper"),
-        ("card", "tamper"),
-        ("deleted", "tamper"),
-        ("play", "tamper"),
-        ("class", "tamper"),
-        ("sticky", "tamper"),
-        ("trick", "tamper"),
-        ("hook-moves", "tamper"),
-        ("recursion", "tamper"),
-        ("alarm", "tamper"),
-        ("hidden-recursion", "tamper"),
-        ("hidden-alarm", "tamper"),
-        ("renamed-signals", "tamper"),
-        ("deleted-settings", "tamper"),
-    ],
-)
-def test_a_bot_that_changes_shared_objects_or_settings_is_caught_and_they_are_put_back(
-    how: str, kind: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # (the functions a hiding bot replaces are put back after the test: the guard reads the settings through its
-    # own references to them, and does not watch the modules' attributes)
-    for module, name in (
-        (sys, "getrecursionlimit"),
-        (signal, "getitimer"),
-        (signal, "getsignal"),
-        (signal, "SIGALRM"),
-        (signal, "ITIMER_REAL"),
-    ):
-        monkeypatch.setattr(module, name, getattr(module, name))
-    handlers = {number: signal.getsignal(number) for number in (signal.SIGALRM, signal.SIGUSR1)}
-    limit = sys.getrecursionlimit()
-    state = goat.new_game(seed=4)
-    seen = goat.view(state, state.to_move)  # type: ignore[arg-type]
-    keys = [(m._key, m.mask, m.cards) for m in goat.legal_moves(state)]
-    played = arena.play_match([Tamperer(how), *bots("random", "random", "random")], seed=4)
-    assert played.faults[0].seat == 0 and played.faults[0].kind == kind
-    assert [(m._key, m.mask, m.cards) for m in goat.legal_moves(state)] == keys  # the engine's moves are intact
-    assert [str(c) for c in goat.DECK][:2] == ["6C", "7C"]
-    assert all(type(m) is Move for m in goat.legal_moves(state))
-    assert all(object.__getattribute__(m, "__class__") is Move for m in goat.legal_moves(state))
-    monkeypatch.undo()
-    assert sys.getrecursionlimit() == limit and signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
-    assert {number: signal.getsignal(number) for number in handlers} == handlers
-    for game in played.games:
-        assert records.loads(records.dumps(game)) == game  # every record replays
-    assert seen.legal_moves[0] in goat.legal_moves(state)
-
-
-def test_a_bot_cannot_rewrite_the_result_in_end_game() -> None:
-    class Rewriter:
-        def choose(self, view: PlayerView, legal: tuple[Move, ...]) -> Move:
-            return legal[0]
-
-        def end_game(self, view: PlayerView, result: goat.GameResult) -> None:
-            object.__setattr__(result, "points", (120, 0))
-            object.__setattr__(result, "winner", 0)
-
-    played = arena.play_match([Rewriter(), *bots("random", "random", "random")], seed=2)
-    for game in played.games:
-        assert records.loads(records.dumps(game)) == game and game.result == goat.score(records.replay(game)[-1])
-
-
-def test_looking_up_a_bots_methods_is_inside_its_guarded_call() -> None:
+def test_looking_up_a_bots_methods_is_part_of_its_call() -> None:
     class Tricky:
         calls = 0
 
@@ -868,7 +475,7 @@ def test_looking_up_a_bots_methods_is_inside_its_guarded_call() -> None:
         def choose(self) -> Any:
             Tricky.calls += 1
             if Tricky.calls > 1:
-                raise KeyboardInterrupt("from a property")
+                raise RuntimeError("from a property")
             return lambda view, legal: legal[0]
 
     played = arena.play_match([Tricky(), *bots("random", "random", "random")], seed=2)
@@ -877,20 +484,19 @@ def test_looking_up_a_bots_methods_is_inside_its_guarded_call() -> None:
     class SlowLookup:
         def __getattr__(self, name: str) -> Any:
             if name == "start_game":
-                time.sleep(1)
+                time.sleep(0.2)
             raise AttributeError(name)
 
         def choose(self, view: PlayerView, legal: tuple[Move, ...]) -> Move:
             return legal[0]
 
-    started = time.perf_counter()
     record = arena.play_game([SlowLookup(), *bots("random", "random", "random")], seed=2, time_limit=0.1)
-    assert time.perf_counter() - started < 0.8 and record.faults[0].kind == "timeout"
+    assert record.faults[0].kind == "timeout"
 
 
-def keyboard_factory(*, seed: int | None = None) -> goat.Strategy:
+def failing_factory(*, seed: int | None = None) -> goat.Strategy:
     if multiprocessing.parent_process() is not None:  # only where the matches run
-        raise KeyboardInterrupt("from a factory in a worker")
+        raise ValueError("from a factory in a worker")
     return goat.load_strategy("random", seed=seed)
 
 
@@ -899,104 +505,29 @@ def sore_loser(*, seed: int | None = None) -> goat.Strategy:
 
 
 def test_a_factory_that_raises_in_the_workers_forfeits_its_matches() -> None:
-    goat.register_strategy("keyboard-test", keyboard_factory)
+    goat.register_strategy("failing-test", failing_factory)
     goat.register_strategy("sore-test", sore_loser)
     try:
         with pytest.raises(
             goat.StrategyLoadError,
-            match="cannot be built where the matches run: the factory of 'keyboard-test' raised KeyboardInterrupt",
+            match=r"cannot be built where the matches run: the factory of 'failing-test' raised .*ValueError: from a",
         ):
-            arena.run_tournament(["keyboard-test", "random"], matches=2, seed=1, isolation="none")
+            arena.run_tournament(["failing-test", "random"], matches=2, seed=1, isolation="none")
         result = arena.run_tournament(["sore-test", "random"], matches=2, seed=1, isolation="none")
     finally:
-        goat.unregister_strategy("keyboard-test")
+        goat.unregister_strategy("failing-test")
         goat.unregister_strategy("sore-test")
     assert result.void == () and result["sore-test"].faults > 0 and result["random"].match_wins == 2
 
 
-def test_a_guard_made_over_objects_already_changed_puts_them_back_without_failing() -> None:
-    # A bot's thread may change shared objects between two guarded calls: the next guard finds them changed
-    # already. It must not fail (nor run the changed class's code); it puts them back as goat made them.
-    from goat.arena.seats import _Guard
-
-    state = goat.new_game(seed=4)
-    legal = goat.legal_moves(state)
-    seen = goat.view(state, state.to_move)  # type: ignore[arg-type]
-    mask = legal[0].mask
-    object.__setattr__(legal[0], "__class__", StickyMove)
-    try:
-        changed = _Guard(seen, legal).restore()
-    finally:
-        object.__dict__["__class__"].__set__(legal[0], Move)
-    assert changed == ["a legal move"]
-    assert type(legal[0]) is Move and legal[0].mask == mask
-
-
-def _change_process(how: str, tmp: str) -> None:
-    import resource
-
-    if how == "environ":
-        os.environ["PYTHONHOME"] = "/nonexistent"  # would break every sealed bot started after it
-    elif how == "unsetenv":
-        del os.environ["PATH"]
-    elif how == "cwd":
-        os.chdir(tmp)
-    elif how == "nofile":
-        _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-        resource.setrlimit(resource.RLIMIT_NOFILE, (16, hard))
-    elif how == "stack-size":
-        threading.stack_size(1 << 40)  # every thread started later fails to start
-    elif how == "process-group":
-        os.setpgid(0, 0)  # out of the terminal's job: Ctrl-C would no longer reach the referee
-    else:
-        raise AssertionError(how)
-
-
-@pytest.mark.skipif(os.name != "posix", reason="resource limits and process groups are POSIX's")
-@pytest.mark.parametrize("how", ["environ", "unsetenv", "cwd", "nofile", "stack-size", "process-group"])
-@pytest.mark.parametrize("time_limit", [None, 5.0])
-def test_a_bot_that_changes_the_process_is_caught_and_it_is_put_back(
-    how: str, time_limit: float | None, tmp_path: Path
-) -> None:
-    # Found by a hostile review: none of these was checked, and each made bots of later matches fail (sealed
-    # ones could not start: a crash, their team's forfeit) or the referee's next thread fail to start.  Played in
-    # a process of its own: the process group, the environment and the limits are the test run's too.
-    script = f"""
-import os, resource, sys, threading
-sys.path.insert(0, {str(Path(__file__).parent)!r})
-import goat
-from goat import arena
-from test_arena import _change_process
-
-before = (dict(os.environ), os.getcwd(), resource.getrlimit(resource.RLIMIT_NOFILE), threading.stack_size(),
-          os.getpgrp())
-
-class Changer:
-    def choose(self, view, legal):
-        if not view.history:
-            _change_process({how!r}, {str(tmp_path)!r})
-        return legal[0]
-
-played = arena.play_match([Changer()] + [goat.load_strategy("random", seed=s) for s in (1, 2, 3)], seed=4,
-                          time_limit={time_limit!r})
-after = (dict(os.environ), os.getcwd(), resource.getrlimit(resource.RLIMIT_NOFILE), threading.stack_size(),
-         os.getpgrp())
-print(played.faults[0].seat, played.faults[0].kind, after == before)
-print(played.faults[0].reason)
-"""
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
-    assert done.stdout.split("\n")[0] == "0 tamper True", done.stdout + done.stderr
-
-
 def sleeper_factory(*, seed: int | None = None) -> goat.Strategy:
-    if seed != 0:  # quick for the referee's checks, which build every entrant with seed 0: endless in the matches
-        time.sleep(3600)
+    if seed != 0:  # quick for the referee's checks, which build every entrant with seed 0: slow in the matches
+        time.sleep(0.3)
     return goat.load_strategy("random", seed=seed)
 
 
-def test_a_factory_that_never_returns_forfeits_its_matches_within_the_budget() -> None:
-    # Found by a hostile review: bots were built with no budget, so a factory that hung where the matches run hung
-    # the tournament, whatever its time_limit said.
+def test_a_factory_that_overruns_the_budget_forfeits_its_matches() -> None:
+    # A factory is called directly, as a bot is: one that returns after time_limit forfeits its team's match.
     goat.register_strategy("sleeper-test", sleeper_factory)
     try:
         result = arena.run_tournament(
@@ -1010,100 +541,6 @@ def test_a_factory_that_never_returns_forfeits_its_matches_within_the_budget() -
     finally:
         goat.unregister_strategy("sleeper-test")
     assert result.void == () and result["random"].match_wins == 2 and result["sleeper-test"].faults == 2
-
-
-class Saboteur:
-    """Changes the engine's shared moves of the next seat behind the guard's back: it gets them from Move.from_str,
-    not from its view or its legal moves."""
-
-    def choose(self, view: PlayerView, legal: tuple[Move, ...]) -> Move:
-        seat = (view.seat + 1) % 4
-        for card in goat.DECK:
-            for kind in ("lead", "beat", "pass"):
-                move = Move.from_str(f"{seat} {kind} {card}")
-                object.__setattr__(move, "_key", Move.from_str(f"{seat} {kind} {goat.DECK[0]}")._key)
-        return legal[0]
-
-
-def test_changed_shared_moves_fail_the_match_saying_so_and_are_made_afresh() -> None:
-    # Found by a hostile review: the next seat's move failed in the referee's own play (an IllegalMoveError that
-    # named nobody), the next match in the process failed too, and check_strategy raised IllegalMoveError.
-    # In-process play cannot tell which bot did it (docs/sealed.md): the match fails saying what happened, the
-    # moves are made afresh, and the next match is sound.
-    with pytest.raises(arena.EngineTamperedError, match="an in-process bot tampered with them"):
-        arena.play_match([Saboteur(), *bots("random", "random", "random")], seed=4)
-    honest = arena.play_match(bots("random", "random", "random", "random"), seed=4)
-    assert honest.faults == () and all(records.loads(records.dumps(g)) == g for g in honest.games)
-    # the texts of moves, as the protocol writes them, are made afresh too (a cache of them outlived the moves)
-    assert all(goat.records.codec.notation(m) == str(m) for m in (Move.from_str(f"1 pass {c}") for c in goat.DECK))
-    with pytest.raises(StrategyCheckError, match=r"the bot changed .* of the engine's shared moves"):
-        check_strategy(lambda *, seed=None: Saboteur(), games=1)
-    assert goat.moves.repair_moves() == 0
-
-
-def test_repair_moves_sees_fields_replaced_by_look_alikes() -> None:
-    # Found by a review: a field replaced by an int or frozenset subclass whose __eq__ lies passed the check, and
-    # the changed move stayed in the engine's table.
-    class Liar(int):
-        def __eq__(self, other: object) -> bool:
-            return True
-
-        __hash__ = int.__hash__
-
-    move = Move.from_str("1 lead 10H")
-    object.__setattr__(move, "seat", Liar(3))
-    assert goat.moves.repair_moves() == 1
-    assert str(Move.from_str("1 lead 10H")) == "1 lead 10H"
-
-
-class SharedMemoryUser:
-    """An honest bot that makes a shared memory block: the standard library's resource tracker blocks SIGINT, then
-    unblocks it, in the calling thread."""
-
-    def choose(self, view: PlayerView, legal: tuple[Move, ...]) -> Move:
-        if not view.history:
-            from multiprocessing import shared_memory
-
-            block = shared_memory.SharedMemory(create=True, size=64)
-            block.close()
-            block.unlink()
-        os.kill(os.getpid(), 0)  # and checks that its process lives: signal 0 delivers nothing
-        return legal[0]
-
-
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the referee watches SIGINT on Linux")
-@pytest.mark.parametrize("time_limit", [None, 5.0])
-def test_an_honest_bot_that_unblocks_sigint_through_the_standard_library_is_no_cheat(time_limit: float | None) -> None:
-    # Found by a review: the referee took the resource tracker's unblocking of SIGINT, and a signal 0 to its own
-    # process, for tampering, and the honest bot forfeited.  Played in a process of its own, where SIGINT is handled.
-    script = f"""
-import signal, sys
-sys.path.insert(0, {str(Path(__file__).parent)!r})
-signal.signal(signal.SIGINT, signal.default_int_handler)
-import goat
-from goat import arena
-from test_arena import SharedMemoryUser
-played = arena.play_match([SharedMemoryUser()] + [goat.load_strategy("random", seed=s) for s in (1, 2, 3)], seed=4,
-                          time_limit={time_limit!r})
-print([(f.seat, f.kind, f.reason) for f in played.faults])
-"""
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
-    assert done.stdout.strip() == "[]", done.stdout + done.stderr
-
-
-def env_changing_factory(*, seed: int | None = None) -> goat.Strategy:
-    os.environ["GOAT_TEST_FACTORY_WAS_HERE"] = "1"
-    return goat.load_strategy("random", seed=seed)
-
-
-def test_a_factory_that_changes_the_process_forfeits_and_it_is_put_back() -> None:
-    # Found by a review: what a factory changed was read as the first call's starting point, so the bot's first
-    # call could change the environment unseen.
-    from goat.arena.seats import SeatFault, build_within
-
-    with pytest.raises(SeatFault, match="changed the process's environment, which was put back"):
-        build_within(partial(env_changing_factory, seed=1), None, "the factory")
-    assert "GOAT_TEST_FACTORY_WAS_HERE" not in os.environ
 
 
 class _Stop(BaseException):
@@ -1130,7 +567,9 @@ def test_a_tournament_that_stops_withdraws_its_queued_matches_from_the_callers_e
                 ["random", "greedy"], matches=20, seed=1, executor=pool, progress=stop, isolation="none"
             )
         matches = submitted[1:]  # the first job is the entrants' probe
-        assert sum(f.cancelled() for f in matches) >= len(matches) - 2  # all but those already running or done
+        # all but those already running or done (how many the worker got to before the stop is a race)
+        assert all(f.cancelled() or f.running() or f.done() for f in matches)
+        assert sum(f.cancelled() for f in matches) >= len(matches) // 2
 
 
 def test_a_sealed_bot_that_refuses_hello_is_out_for_the_game_with_one_fault() -> None:

@@ -67,7 +67,7 @@ from goat._core import HANDS, TO_MOVE, TRICKS, bits, deal, mask_points
 from goat._core import step as kernel_step
 from goat.adapters import encoding
 from goat.cards import DECK
-from goat.moves import HOLDERS_OF_MOVES, Move, MoveKind, move_by_key
+from goat.moves import Move, MoveKind, move_by_key
 from goat.state import GameState, state_of
 
 __all__ = [
@@ -410,7 +410,6 @@ def _trick_text(winner: int, drawn: tuple[int, ...]) -> str:
 
 _OWN_TEXT: dict[Move, str] = {}
 _PUBLIC_TEXT: dict[Move, str] = {}
-HOLDERS_OF_MOVES.extend((_OWN_TEXT.clear, _PUBLIC_TEXT.clear))  # keyed by the engine's shared moves
 
 
 _TEXTS: dict[int, tuple[str, str | None]] = {}  # by the move's kernel key: an int hashes at C speed

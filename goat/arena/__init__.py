@@ -1,11 +1,12 @@
 """Where bots meet: games, matches and duplicate round-robin tournaments, refereed.
 
-The arena is the one place that holds a :class:`~goat.GameState` and bots at once, and it trusts
-nothing a bot hands it.  A bot is shown only its :class:`~goat.PlayerView` (which carries the
-match's defeat-scores, R23) and the legal moves; the move it answers is looked up among the legal
-ones, and only the referee's own object is played.  A bot that raises (``BaseException`` included),
-answers something that is not a legal move, overruns its ``time_limit`` (its hooks included) or —
-sealed — crashes, hangs, floods or breaks the protocol is handled by the fault policy:
+The arena is the one place that holds a :class:`~goat.GameState` and bots at once.  A bot is shown
+only its :class:`~goat.PlayerView` (which carries the match's defeat-scores, R23) and the legal moves;
+the move it answers is looked up among the legal ones, and only the referee's own object is played.
+In-process bots are trusted code, called directly; untrusted ones play sealed, in child processes.
+A bot that raises an ``Exception``, answers something that is not a legal move, overruns its
+``time_limit`` (its hooks included) or — sealed — crashes, hangs, floods or breaks the protocol is
+handled by the fault policy:
 
 - ``on_fault="forfeit"``: its team loses the game 120 : 0 with 6 defeat-scores;
 - ``on_fault="random"``: a uniformly random legal move is played instead.
@@ -33,14 +34,13 @@ from typing import TYPE_CHECKING
 from goat._lazy import lazy
 
 if TYPE_CHECKING:
-    from goat.arena.game import EngineTamperedError, FaultPolicy, MatchRecord, play_game, play_match
+    from goat.arena.game import FaultPolicy, MatchRecord, play_game, play_match
     from goat.arena.sealed import BotFault, ProcessStrategy
     from goat.arena.stats import EntrantResult, MatchOutcome, TournamentResult, wilson_interval
     from goat.arena.tournament import Entrant, Isolation, run_tournament
 
 __all__ = [
     "BotFault",
-    "EngineTamperedError",
     "Entrant",
     "EntrantResult",
     "FaultPolicy",
@@ -59,9 +59,7 @@ __all__ = [
 # for goat.arena.protocol alone, and should not pay at every start for the referee's tournaments and
 # executors (about a fifth of its start-up).
 _LAZY = {
-    **dict.fromkeys(
-        ("EngineTamperedError", "FaultPolicy", "MatchRecord", "play_game", "play_match"), "goat.arena.game"
-    ),
+    **dict.fromkeys(("FaultPolicy", "MatchRecord", "play_game", "play_match"), "goat.arena.game"),
     **dict.fromkeys(("BotFault", "ProcessStrategy"), "goat.arena.sealed"),
     **dict.fromkeys(("EntrantResult", "MatchOutcome", "TournamentResult", "wilson_interval"), "goat.arena.stats"),
     **dict.fromkeys(("Entrant", "Isolation", "run_tournament"), "goat.arena.tournament"),

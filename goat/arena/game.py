@@ -1,30 +1,29 @@
 """One game, and one match, under a fault policy: the referee's loop.
 
 The referee is the one place that holds a :class:`~goat.GameState` and the players at once.  Each
-player sits in a *seat* that the referee trusts for nothing (:mod:`goat.arena.seats`): an in-process
-bot is called under a time budget, guarded, and its answer looked up among the legal moves (its own
-object is never played); a sealed bot is a child process that is killed when it overruns.
-Whatever a seat does wrong becomes a :class:`~goat.records.Fault`, handled by the fault policy:
+player sits in a *seat* (:mod:`goat.arena.seats`): an in-process bot is trusted code, called directly,
+whose answer is looked up among the legal moves (its own object is never played); a sealed bot is a
+child process that is killed when it overruns.  Whatever a seat does wrong becomes a
+:class:`~goat.records.Fault`, handled by the fault policy:
 
 - ``on_fault="forfeit"``: its team loses the game 120 : 0 with 6 defeat-scores;
 - ``on_fault="random"``: a uniformly random legal move is played instead.
 
-A fault never ends the match or the tournament — a real Ctrl-C of the person running it does.
+A fault never ends the match or the tournament; a ``KeyboardInterrupt`` (Ctrl-C) or ``SystemExit`` does,
+wherever it comes from, as anywhere in Python.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Sequence
 from typing import Literal
 
 import attrs
 
 from goat.arena.sealed import check_seconds
-from goat.arena.seats import Seat, SeatFault, close, launch, seats_for, watching_interrupts
-from goat.errors import GoatError, describe_error, shown
-from goat.moves import repair_moves
+from goat.arena.seats import Seat, SeatFault, close, launch, seats_for
+from goat.errors import shown
 from goat.records import Fault, GameRecord, MatchRecord, from_state
 from goat.records.values import MAX_SEED
 from goat.rules import new_game, play
@@ -33,7 +32,7 @@ from goat.state import GameState
 from goat.strategy import Strategy
 from goat.view import view
 
-__all__ = ["EngineTamperedError", "FaultPolicy", "MatchRecord", "play_game", "play_match"]
+__all__ = ["FaultPolicy", "MatchRecord", "play_game", "play_match"]
 
 FaultPolicy = Literal["forfeit", "random"]
 #: A safety stop: no real match lasts this many games (each game gives 2 or more defeat-scores, or balls).
@@ -85,12 +84,14 @@ def _play(
     else:
         record = from_state(state, seed=seed, players=names, faults=tuple(faults), forfeit_by=forfeit_by)
     assert record.result is not None  # the arena plays every game to its end, or to a forfeit
+    late: list[Fault] = []
     for position, seat in enumerate(seats):
         try:
             seat.end_game(view(state, position), record.result, record.forfeit)
         except SeatFault as fault:  # the game is decided; the fault is only recorded
-            faults.append(Fault(position, number, fault.kind, f"end_game: {fault.reason}", None, fault.stderr))
-    return attrs.evolve(record, faults=tuple(faults))
+            late.append(Fault(position, number, fault.kind, f"end_game: {fault.reason}", None, fault.stderr))
+    # (a record is checked as it is made: made again only when there is something to add)
+    return attrs.evolve(record, faults=(*faults, *late)) if late else record
 
 
 def _check_bots(strategies: Iterable[Strategy]) -> list[Strategy]:
@@ -100,7 +101,8 @@ def _check_bots(strategies: Iterable[Strategy]) -> list[Strategy]:
     if len(bots) != 4:
         raise ValueError(f"a game needs four strategies, one per seat, not {len(bots)}")
     for seat, bot in enumerate(bots):
-        if not isinstance(bot, Strategy):
+        # what isinstance(bot, Strategy) checks, without typing's protocol machinery (tens of µs a game)
+        if not callable(getattr(bot, "choose", None)):
             raise TypeError(f"the strategy for seat {seat} has no choose(view, legal) method: {shown(bot)}")
     return bots
 
@@ -144,8 +146,7 @@ def play_game(
     label = _names(names)
     try:
         launch(seats)
-        with watching_interrupts(), _engine_checked():
-            return _play(seats, state, seed=seed, on_fault=on_fault, names=label, rng=random.Random(seed))
+        return _play(seats, state, seed=seed, on_fault=on_fault, names=label, rng=random.Random(seed))
     finally:
         close(seats)
 
@@ -170,34 +171,9 @@ def play_match(
     seats = seats_for(bots, time_limit)
     try:
         launch(seats)
-        with watching_interrupts(), _engine_checked():
-            return _match(seats, seed, on_fault, _names(names))
+        return _match(seats, seed, on_fault, _names(names))
     finally:
         close(seats)
-
-
-class EngineTamperedError(RuntimeError):
-    """The engine's shared move objects were changed while bots played in-process (see :func:`_engine_checked`)."""
-
-
-@contextmanager
-def _engine_checked() -> Iterator[None]:
-    """The referee's own steps cannot fail in a game it plays: if one does (a GoatError from its own play of a
-    legal move, or from its record), an in-process bot may have changed the engine's shared moves behind the
-    guard's back (``object.__setattr__`` on one it got from ``Move.from_str``).  They are put back as made — so that
-    the games played next in this process are sound — and the match fails saying so: in-process play cannot tell
-    which bot did it, sealed play is not exposed to it."""
-    try:
-        yield
-    except GoatError as error:
-        changed = repair_moves(force=True)  # made afresh even if none is found: a change unseen must not outlive it
-        if not changed:
-            raise
-        raise EngineTamperedError(
-            f"the engine's shared moves were changed during the match ({changed} found, and made afresh): an"
-            f" in-process bot tampered with them, which in-process play cannot tell; play untrusted bots sealed"
-            f" (isolation='process').  The referee's step failed with {describe_error(error)}"
-        ) from None
 
 
 def _names(names: Sequence[str] | None) -> tuple[str, ...] | None:

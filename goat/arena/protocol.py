@@ -29,7 +29,7 @@ from typing import IO, Any, Final, TypeVar
 
 from goat.cards import DECK, Card
 from goat.errors import GoatError, InvalidMoveError, shown
-from goat.moves import HOLDERS_OF_MOVES, Move
+from goat.moves import Move
 from goat.records import codec
 from goat.records.codec import notation
 from goat.scoring import GameResult
@@ -326,7 +326,6 @@ def _seen_from_json(data: object, where: str) -> SeenMove:
 
 
 _MOVE_CACHE: dict[str, Move] = {}
-HOLDERS_OF_MOVES.append(_MOVE_CACHE.clear)  # the engine's shared moves, by their text
 
 
 def parse_move(text: object, where: str = "move") -> Move:

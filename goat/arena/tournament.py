@@ -29,16 +29,9 @@ import attrs
 
 from goat.arena.game import FaultPolicy, _check_seed, check_policy, play_match
 from goat.arena.sealed import BotFault, ProcessStrategy, bot_command, import_path_env, split_command
-from goat.arena.seats import (
-    SeatFault,
-    build_within,
-    describe_error,
-    interrupts_seen,
-    is_real_interrupt,
-    watching_interrupts,
-)
+from goat.arena.seats import SeatFault, build_bot
 from goat.arena.stats import MatchOutcome, TournamentResult, totals
-from goat.errors import GoatError, shown
+from goat.errors import GoatError, describe_error, shown
 from goat.strategy import (
     _REGISTERED,
     EXEC_PREFIX,
@@ -205,20 +198,19 @@ def _run_job(job: _Job) -> MatchOutcome:
     base = random.Random(job.seed).randrange(2**32)
     plans = [job.team0 if seat % 2 == 0 else job.team1 for seat in range(4)]
     bots = []
-    before = interrupts_seen()
     for seat, plan in enumerate(plans):
         try:  # a factory is a bot's code too: what it raises here is its team's fault, not the tournament's end
 
             def build(plan: _Plan = plan, seed: int = base + seat) -> Strategy:
                 return plan.build(seed, job.time_limit, job.memory_mb, job.cpu_seconds)
 
-            # within the match's budget: a factory that never returns forfeits its team's match, and no more
-            bots.append(build() if plan.sealed is not None else build_within(build, job.time_limit, "its factory"))
+            # a factory that raises, or returns after the match's budget, forfeits its team's match, and no more
+            bots.append(build() if plan.sealed is not None else build_bot(build, job.time_limit, "its factory"))
         except BaseException as error:
             for bot in bots:
                 if isinstance(bot, ProcessStrategy):
                     bot.close()
-            if is_real_interrupt(error, before):
+            if not isinstance(error, Exception):  # KeyboardInterrupt, SystemExit: they go on up, as in any code
                 raise
             return _forfeited(job, seat % 2)
     names = tuple(plan.title for plan in plans)
@@ -254,13 +246,14 @@ def _become_worker() -> None:
 
 def _probe(plans: Sequence[_Plan], time_limit: float | None) -> None:
     """Build every entrant once where the matches will run, a sealed one up to its ``hello``: a name that
-    fails there fails the tournament before its first match (an in-process factory within ``time_limit``)."""
+    fails there fails the tournament before its first match (an in-process factory also if it overruns
+    ``time_limit``)."""
     for plan in plans:
 
         def build(plan: _Plan = plan) -> Strategy:
             return plan.build(0, None, None, None)
 
-        bot = build() if plan.sealed is not None else build_within(build, time_limit, f"the factory of {plan.title!r}")
+        bot = build() if plan.sealed is not None else build_bot(build, time_limit, f"the factory of {plan.title!r}")
         if isinstance(bot, ProcessStrategy):
             try:
                 bot.hello(seat=0)
@@ -361,7 +354,7 @@ def run_tournament(
     for plan in plans:  # fail early, in this process, on a name that cannot be loaded
         if plan.sealed is None:
             try:
-                build_within(partial(plan.entrant.build, 0), time_limit, f"the factory of {plan.title!r}")
+                build_bot(partial(plan.entrant.build, 0), time_limit, f"the factory of {plan.title!r}")
             except SeatFault as fault:
                 if isinstance(fault.__cause__, GoatError):  # load_strategy's own: the name or its options
                     raise fault.__cause__ from None
@@ -374,23 +367,19 @@ def run_tournament(
     pool: Executor = _own_pool(max(1, min(os.cpu_count() or 1, len(jobs)))) if executor is None else executor
     outcomes: list[MatchOutcome] = []
     stopped = True
-    with watching_interrupts():
-        before = interrupts_seen()
+    try:
         try:
-            try:
-                pool.submit(_probe, plans, time_limit).result()
-            except BaseException as error:  # what the entrants' code raised where they are built
-                if is_real_interrupt(error, before):
-                    raise
-                said = error.reason if isinstance(error, SeatFault) else describe_error(error)
-                raise StrategyLoadError(f"the entrants cannot be built where the matches run: {said}") from None
-            lost = _play_jobs(pool, jobs, outcomes, progress, before)
-            stopped = False
-        finally:
-            if own:
-                _shut_down(pool, at_once=stopped)
-        if lost:
-            _replay_lost(lost, outcomes, progress, len(jobs), threads=isinstance(pool, ThreadPoolExecutor))
+            pool.submit(_probe, plans, time_limit).result()
+        except Exception as error:  # what the entrants' code raised where they are built
+            said = error.reason if isinstance(error, SeatFault) else describe_error(error)
+            raise StrategyLoadError(f"the entrants cannot be built where the matches run: {said}") from None
+        lost = _play_jobs(pool, jobs, outcomes, progress)
+        stopped = False
+    finally:
+        if own:
+            _shut_down(pool, at_once=stopped)
+    if lost:
+        _replay_lost(lost, outcomes, progress, len(jobs), threads=isinstance(pool, ThreadPoolExecutor))
     played = [o for o in outcomes if o.void is None]
     void = tuple(o for o in outcomes if o.void is not None)
     return TournamentResult(totals(titles, outcomes), len(played), seed, time.perf_counter() - started, void)
@@ -416,7 +405,6 @@ def _play_jobs(
     jobs: Sequence[_Job],
     outcomes: list[MatchOutcome],
     progress: Callable[[int, int], None] | None,
-    before: int,
 ) -> list[tuple[_Job, BaseException]]:
     """Run the jobs; return those whose worker died (or that failed), with the error."""
     lost: list[tuple[_Job, BaseException]] = []
@@ -430,9 +418,7 @@ def _play_jobs(
         for future in as_completed(futures):
             try:
                 outcomes.append(future.result())
-            except BaseException as error:  # the worker died (BrokenProcessPool, a cluster's lost worker, …)
-                if is_real_interrupt(error, before):
-                    raise
+            except Exception as error:  # the worker died (BrokenProcessPool, a cluster's lost worker, …)
                 lost.append((futures[future], error))
                 continue
             if progress is not None:

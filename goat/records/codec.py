@@ -16,7 +16,7 @@ from typing import Any, Final
 
 from goat.cards import DECK, Card
 from goat.errors import GoatError, shown
-from goat.moves import HOLDERS_OF_MOVES, Move
+from goat.moves import Move
 from goat.records.values import (
     FAULT_KINDS,
     Fault,
@@ -112,7 +112,6 @@ def _game_json(record: GameRecord, *, top: bool) -> dict[str, Any]:
 
 _CARD_TEXT: Final = tuple(str(card) for card in DECK)
 _NOTATION: dict[int, str] = {}
-HOLDERS_OF_MOVES.append(_NOTATION.clear)  # a text made from a changed move's fields would outlive it
 
 
 def notation(move: Move) -> str:
@@ -255,7 +254,6 @@ _RESULT_KEYS: Final = {"points", "tricks", "defeat", "balls", "winner", "last_tr
 
 
 _MOVES: dict[str, Move] = {}
-HOLDERS_OF_MOVES.append(_MOVES.clear)
 _CARDS: Final = {str(card): card for card in DECK}
 
 

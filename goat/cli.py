@@ -13,14 +13,16 @@ import math
 import platform
 import random
 import re
+import secrets
 import sys
+import textwrap
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any, TextIO
 
 import attrs
 
-from goat.errors import MissingExtraError, shown
+from goat.errors import MissingExtraError, printable, shown
 from goat.records.values import MAX_SEED
 
 try:
@@ -43,6 +45,8 @@ except ImportError as error:  # pragma: no cover - exercised in a subprocess tes
 
 import goat
 from goat import arena, records, tui
+from goat.arena.sandbox import SANDBOXES, Sandbox, SandboxError
+from goat.arena.tournament import Sealing
 from goat.rules import play
 from goat.scoring import Match, score
 from goat.state import GameState
@@ -70,27 +74,35 @@ def _load(
     seat: int = 0,
     isolation: arena.Isolation = "auto",
     time_limit: float | None = None,
+    sandbox: Sandbox = "auto",
 ) -> Strategy:
     """Build a bot from a name or a spec such as ``ismcts[time_ms=50]``, in-process or sealed as a tournament would.
 
-    A sealed bot is started and greeted at once (for ``seat``), so that one that cannot start fails
-    here.  A name or spec that is wrong is bad usage (exit 2); a bot that is broken, a failed run (exit 1).
+    ``seed`` seeds an in-process bot only: a sealed bot is told a seed the system draws for it alone, for
+    one derived from the deal's seed would let it work out every hand.  A sealed bot is started and greeted
+    at once (for ``seat``), confined as ``sandbox`` asks, so that one that cannot start fails here.  A name
+    or spec that is wrong is bad usage (exit 2); a bot that is broken, a failed run (exit 1).
     """
     try:
-        bot = arena.Entrant(spec).player(seed, isolation=isolation, time_limit=time_limit)
+        bot = arena.Entrant(spec).player(
+            seed, isolation=isolation, time_limit=time_limit, sealing=Sealing(sandbox=sandbox)
+        )
         if isinstance(bot, arena.ProcessStrategy):
             bot.hello(seat)
         return bot
     except goat.StrategyNameError as error:
-        raise click.BadParameter(str(error), param_hint=param) from None
+        raise click.BadParameter(printable(str(error)), param_hint=param) from None
     except arena.BotFault as fault:
+        # the reason quotes the bot's replies and the tail is its own writing: escaped, or it could drive the terminal
         tail = f"; its standard error ends: {fault.stderr.strip()[-500:]}" if fault.stderr.strip() else ""
-        raise click.ClickException(f"the bot {shown(spec)} does not start: {fault}{tail}") from None
+        raise click.ClickException(printable(f"the bot {shown(spec)} does not start: {fault}{tail}")) from None
+    except SandboxError as error:
+        raise click.ClickException(f"{error} (see 'goat sandbox')") from None
     except (StrategyLoadError, ValueError) as error:
         if isinstance(error, StrategyLoadError) and isinstance(error.__cause__, (TypeError, ValueError)):
             # the factory refused its options ('ismcts[foo=1]', 'ismcts[time_ms=0]'): bad usage, as a bad name is
-            raise click.BadParameter(str(error), param_hint=param) from None
-        raise click.ClickException(str(error)) from None
+            raise click.BadParameter(printable(str(error)), param_hint=param) from None
+        raise click.ClickException(printable(str(error))) from None
 
 
 def _isolation_option(function: Any) -> Any:
@@ -101,6 +113,17 @@ def _isolation_option(function: Any) -> Any:
         show_default=True,
         help="How bots play: 'process' seals each seat in a child process, 'none' plays in this process, "
         "'auto' seals other distributions' plugins and exec: bots only.",
+    )(function)
+
+
+def _sandbox_option(function: Any) -> Any:
+    return click.option(
+        "--sandbox",
+        type=click.Choice(SANDBOXES),
+        default="auto",
+        show_default=True,
+        help="How sealed bots are confined: 'required' refuses to play where a protection is missing, "
+        "'auto' plays with what this machine has, 'none' asks for no sandbox (see 'goat sandbox').",
     )(function)
 
 
@@ -149,7 +172,27 @@ MAX_JOBS = 256
 _SEED_TEXT = re.compile(r"[-+]?[0-9]{1,79}")
 
 
-@click.group(context_settings=CONTEXT)
+class _Group(click.Group):
+    """The ``goat`` group: every command's error message is escaped before click prints it, whatever built it
+    (a bot's reply, a record's text, a path), so that none can send the terminal a control sequence."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except click.ClickException as error:
+            # click types the message Final, but it is a plain attribute that show() reads when it prints
+            error.message = printable(error.message)  # type: ignore[misc]
+            raise
+
+
+def random_seed() -> int:
+    """A seed for a run nobody gave one: 64 bits from the system's random source.  A small one (the old 1, or
+    below a million) lets a bot that knows how deals follow from it search for the seed that dealt its hand,
+    and then know every hand of the match."""
+    return secrets.randbits(64)
+
+
+@click.group(cls=_Group, context_settings=CONTEXT)
 @click.version_option(
     goat.__version__,
     prog_name="goat",
@@ -170,11 +213,12 @@ def main() -> None:
 # --- goat play --------------------------------------------------------------------
 
 
-def table_bots(seat: int, partner: str, opponents: str, seed: int) -> dict[int, Strategy]:
-    """The three bots at a person's table, seeded from ``seed`` (tests rebuild the same table)."""
+def table_bots(seat: int, partner: str, opponents: str, seed: int, sandbox: Sandbox = "auto") -> dict[int, Strategy]:
+    """The three bots at a person's table, in-process ones seeded from ``seed`` (tests rebuild the same table);
+    a sealed one gets a seed of its own from the system (see :func:`_load`)."""
     names = {(seat + 2) % 4: partner, (seat + 1) % 4: opponents, (seat + 3) % 4: opponents}
     return {
-        s: _load(name, seed * 4 + s, "--partner" if s == (seat + 2) % 4 else "--opponents", seat=s)
+        s: _load(name, seed * 4 + s, "--partner" if s == (seat + 2) % 4 else "--opponents", seat=s, sandbox=sandbox)
         for s, name in names.items()
     }
 
@@ -188,7 +232,12 @@ def game_seeds(seed: int) -> random.Random:
 @click.option("--seat", type=click.IntRange(0, 3), default=0, show_default=True, help="Your seat (0–3).")
 @click.option("--partner", default="greedy", show_default=True, help="The bot opposite you. " + SPEC_HELP)
 @click.option("--opponents", default="greedy", show_default=True, help="The bot on each side of you.")
-@click.option("--seed", type=SEED, default=None, help="Seed for the deals and the bots (default: random).")
+@click.option(
+    "--seed",
+    type=SEED,
+    default=None,
+    help="Seed of the deals and of the in-process bots (default: a random 64-bit one, shown, to play the same again).",
+)
 @click.option(
     "--save",
     type=click.Path(dir_okay=False, writable=True, path_type=Path),
@@ -201,8 +250,15 @@ def game_seeds(seed: int) -> random.Random:
     default=None,
     help="Take up a match saved with --save (same seat, bots and seed; it goes on being saved there).",
 )
+@_sandbox_option
 def play_command(
-    seat: int, partner: str, opponents: str, seed: int | None, save: Path | None, resume: Path | None
+    seat: int,
+    partner: str,
+    opponents: str,
+    seed: int | None,
+    save: Path | None,
+    resume: Path | None,
+    sandbox: Sandbox,
 ) -> None:
     """Play a whole match in the terminal, with three bots.
 
@@ -221,11 +277,15 @@ def play_command(
     if save is not None:
         _check_writable(save)
     if seed is None:
-        seed = random.SystemRandom().randrange(10**6)
+        seed = random_seed()
     console = _console()
-    bots = table_bots(seat, partner, opponents, seed)
-    names = {s: partner if s == (seat + 2) % 4 else opponents for s in bots}
-    console.print(f"Goat — you sit at seat {seat}; partner: {partner}; opponents: {opponents}; seed {seed}.")
+    bots = table_bots(seat, partner, opponents, seed, sandbox)
+    # the names may come from a saved file: escaped wherever they are shown
+    partner_shown, opponents_shown = printable(partner), printable(opponents)
+    names = {s: partner_shown if s == (seat + 2) % 4 else opponents_shown for s in bots}
+    console.print(
+        f"Goat — you sit at seat {seat}; partner: {partner_shown}; opponents: {opponents_shown}; seed {seed}."
+    )
     console.print("Type 'help' at any prompt for how to play.\n")
     try:
         _play_match(console, _Table(seat, partner, opponents, seed, save), bots, names, resumed)
@@ -332,7 +392,7 @@ def _saved_match(path: Path) -> records.MatchRecord:
     except OSError as error:
         raise click.ClickException(f"cannot read {path}: {error.strerror}") from None
     except records.RecordError as error:
-        raise click.ClickException(f"{path}: {error}") from None
+        raise click.ClickException(printable(f"{path}: {error}")) from None
     needed = ("seat", "partner", "opponents", "seed")
     if not isinstance(saved, records.MatchRecord) or any(saved.header(name) is None for name in needed):
         raise click.BadParameter(f"{path} is not a match saved by 'goat play --save'", param_hint="--resume")
@@ -406,7 +466,11 @@ def _bot_call(console: Console, seat: int, names: dict[int, str], function: Any,
     try:
         return function(*args)
     except Exception as error:
-        console.print(f"  ({tui.seat_name(seat, None, names)}'s bot failed: {error}; the game goes on)", style="yellow")
+        # a sealed bot's fault quotes its replies: escaped
+        console.print(
+            f"  ({tui.seat_name(seat, None, names)}'s bot failed: {printable(str(error))}; the game goes on)",
+            style="yellow",
+        )
         return None
 
 
@@ -497,7 +561,12 @@ def _reason(error: goat.IllegalMoveError, move: goat.Move, seen: goat.PlayerView
 @main.command("match", context_settings=CONTEXT, short_help="One match between two bots, a line per game.")
 @click.argument("team_a")
 @click.argument("team_b")
-@click.option("--seed", type=SEED, default=1, show_default=True, help="Seed of the deals and the bots.")
+@click.option(
+    "--seed",
+    type=SEED,
+    default=None,
+    help="Seed of the deals and of the in-process bots (default: a random 64-bit one, shown, to play the same again).",
+)
 @click.option(
     "--games-log",
     type=click.File("w", encoding="utf-8", lazy=False),
@@ -506,13 +575,15 @@ def _reason(error: goat.IllegalMoveError, move: goat.Move, seen: goat.PlayerView
 )
 @_isolation_option
 @_time_limit_option
+@_sandbox_option
 def match_command(
     team_a: str,
     team_b: str,
-    seed: int,
+    seed: int | None,
     games_log: TextIO | None,
     isolation: arena.Isolation,
     time_limit: float | None,
+    sandbox: Sandbox,
 ) -> None:
     """One match: bot TEAM_A in seats 0 and 2 against bot TEAM_B in seats 1 and 3.
 
@@ -523,6 +594,8 @@ def match_command(
     Example:
       goat match greedy random --seed 3 --games-log games.jsonl
     """
+    if seed is None:
+        seed = random_seed()
     players = [
         _load(
             team_a if s % 2 == 0 else team_b,
@@ -531,6 +604,7 @@ def match_command(
             seat=s,
             isolation=isolation,
             time_limit=time_limit,
+            sandbox=sandbox,
         )
         for s in range(4)
     ]
@@ -539,10 +613,13 @@ def match_command(
     console = _console()
     for number, record in enumerate(played.games, start=1):
         console.print(tui.game_line(number, record, Match(played.match.results[:number])))
+        for fault in record.faults:  # the reason quotes the bot's replies, so it is escaped (the stderr is in the log)
+            console.print(f"  fault: seat {fault.seat}, move {fault.move}: {fault.kind}: {printable(fault.reason)}")
     goat_team = played.match.goat
-    winner = team_b if goat_team == 0 else team_a
+    winner = printable(team_b if goat_team == 0 else team_a)
     title = "goat with balls" if played.match.with_balls else "goat"
-    console.print(f"{names[goat_team or 0]} (team {goat_team}) is the {title}; {winner} wins the match.")
+    console.print(f"{printable(names[goat_team or 0])} (team {goat_team}) is the {title}; {winner} wins the match.")
+    console.print(f"Seed {seed}: --seed {seed} deals the same games again.")
     if games_log is not None:
         try:
             records.write(games_log, played.games)
@@ -577,7 +654,10 @@ class _RateColumn(ProgressColumn):
     help=f"Worker processes, at most {MAX_JOBS} (default: all cores; never more than there are matches).",
 )
 @click.option(
-    "--seed", type=SEED, default=1, show_default=True, help="Seed of the tournament: the deals and every bot's seed."
+    "--seed",
+    type=SEED,
+    default=None,
+    help="Seed of the tournament: the deals and the in-process bots' seeds (default: a random 64-bit one, shown).",
 )
 @click.option(
     "--progress/--no-progress",
@@ -593,15 +673,17 @@ class _RateColumn(ProgressColumn):
 )
 @_isolation_option
 @_time_limit_option
+@_sandbox_option
 def tournament_command(
     names: tuple[str, ...],
     matches: int,
     jobs: int | None,
-    seed: int,
+    seed: int | None,
     progress: bool | None,
     json_file: TextIO | None,
     isolation: arena.Isolation,
     time_limit: float | None,
+    sandbox: Sandbox,
 ) -> None:
     """A duplicate round-robin tournament of the named bots, on all cores, with a live progress bar.
 
@@ -619,8 +701,10 @@ def tournament_command(
             f"{matches} is odd: each deal is played twice with the teams swapped; use {matches - 1} or {matches + 1}",
             param_hint="--matches",
         )
+    if seed is None:
+        seed = random_seed()
     for name in names:
-        bot = _load(name, 0, "NAMES", isolation=isolation)
+        bot = _load(name, 0, "NAMES", isolation=isolation, sandbox=sandbox)
         if isinstance(bot, arena.ProcessStrategy):
             bot.close()
     console = _console()
@@ -645,12 +729,20 @@ def tournament_command(
                 progress=advance,
                 isolation=isolation,
                 time_limit=time_limit,
+                sandbox=sandbox,
             )
+    except (goat.GoatError, SandboxError, ValueError) as error:  # an entrant that fails where the matches run
+        raise click.ClickException(printable(str(error))) from None
     finally:
         if executor is not None:
             executor.shutdown()
     console.print(_result_table(result))
     console.print(f"{result.matches} matches in {result.seconds:.1f} s (seed {seed}).")
+    if result.sandbox is not None:
+        console.print(f"Sealed bots ran under: {result.sandbox}.")
+    for void in result.void:  # the reason may quote what a bot's worker said: escaped
+        teams = " against ".join(printable(team) for team in void.teams)
+        console.print(f"void: {teams} (seed {void.seed}): {printable(void.void or '')}", style="yellow")
     if json_file is not None:
         try:
             json_file.write(result.to_json() + "\n")
@@ -667,7 +759,7 @@ def _result_table(result: arena.TournamentResult) -> Table:
         ml, mh = e.match_win_interval
         gl, gh = e.game_win_interval
         table.add_row(
-            e.name,
+            Text(printable(e.name)),  # as the organiser named it, but shown as text, never markup or controls
             f"{e.match_wins}/{e.matches} {e.match_win_rate:6.1%}",
             f"{ml:.1%}–{mh:.1%}",
             f"{e.game_wins}/{e.games} {e.game_win_rate:6.1%}",
@@ -704,14 +796,18 @@ def strategies_command(check: bool) -> None:
         table.add_column(column)
     broken = 0
     for info in goat.available_strategies():
-        row = [info.name, info.distribution or "(in-process)", info.version or "", info.target]
+        # a plugin's metadata and errors are another distribution's text: escaped, shown as text
+        row: list[str | Text] = [
+            Text(printable(text))
+            for text in (info.name, info.distribution or "(in-process)", info.version or "", info.target)
+        ]
         if check:
             try:
                 goat.load_strategy(info.name, seed=0)
                 status = Text("ok", style="green")
             except StrategyLoadError as error:
                 broken += 1
-                status = Text(f"error: {error}", style="red")
+                status = Text(f"error: {printable(str(error))}", style="red")
             table.add_row(*row, status)
         else:
             table.add_row(*row)
@@ -741,6 +837,46 @@ def bot_command(name: str) -> None:
     raise SystemExit(protocol.serve(lambda seed: goat.load_strategy(name, seed=seed), name=name))
 
 
+# --- goat sandbox ----------------------------------------------------------------------------
+
+
+#: The widths of the columns of ``goat sandbox``: the protection, whether it holds, how (wrapped to fit 80 columns).
+_SANDBOX_COLUMNS = (18, 5, 55)
+
+
+@main.command("sandbox", context_settings=CONTEXT, short_help="What confines sealed bots on this machine.")
+@click.option("--required", is_flag=True, help="Exit with status 1 if any protection is missing.")
+def sandbox_command(required: bool) -> None:
+    """Each protection of sealed play on this machine: whether it holds, and what provides it or why not.
+
+    Sealed bots (exec: bots, other distributions' plugins) run under bubblewrap and a cgroup per bot where
+    the machine allows; what does not hold here is missing for every sealed bot that 'goat match',
+    'goat tournament' and 'goat play' start.  With --required, a missing protection is a failed run, as
+    '--sandbox required' refuses to play then.
+
+    \b
+    Example:
+      goat sandbox --required
+    """
+    from goat.arena import sandbox
+
+    report = sandbox.probe()
+    name_width, holds_width, how_width = _SANDBOX_COLUMNS
+    lines = [f"{'protection':<{name_width}} {'holds':<{holds_width}} how, or why not", "-" * 80]
+    for protection in report.protections:
+        how = textwrap.wrap(protection.how, how_width) or [""]
+        lines.append(f"{protection.name:<{name_width}} {'yes' if protection.holds else 'NO':<{holds_width}} {how[0]}")
+        lines.extend(" " * (name_width + holds_width + 2) + rest for rest in how[1:])
+    lines.append(f"In one line: {report.summary}")
+    click.echo("\n".join(line.rstrip() for line in lines))
+    missing = report.missing()
+    if required and missing:
+        raise click.ClickException(
+            f"{len(missing)} protection{'s' if len(missing) > 1 else ''} missing: "
+            + ", ".join(protection.name for protection in missing)
+        )
+
+
 # --- goat replay -------------------------------------------------------------------------
 
 
@@ -762,7 +898,7 @@ def _read_records(path: Path) -> list[records.GameRecord]:
     except OSError as error:
         raise click.ClickException(f"cannot read {path}: {error.strerror}") from None
     except records.RecordError as error:
-        raise click.ClickException(f"{path}: {error}") from None
+        raise click.ClickException(printable(f"{path}: {error}")) from None
     games: list[records.GameRecord] = []
     for record in found:
         games.extend(record.games if isinstance(record, records.MatchRecord) else [record])
@@ -810,19 +946,11 @@ def replay_command(file: Path, step: bool, open_cards: bool, html_file: TextIO |
             return
 
 
-def _printable(text: str) -> str:
-    """``text`` as a terminal may show it: a record is data, and its names and reasons must not send the terminal
-    escape sequences (colours, its title, the clipboard) or turn the line around (bidirectional overrides)."""
-    if text.isprintable():
-        return text
-    return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
-
-
 def _replay_one(console: Console, record: records.GameRecord, number: int, *, step: bool, open_cards: bool) -> bool:
     """Show one game; ``False`` if the person asked to stop."""
     states = records.replay(record)
     trump = states[0].trump
-    names = {seat: _printable(name) for seat, name in enumerate(record.players)} if record.players else None
+    names = {seat: printable(name) for seat, name in enumerate(record.players)} if record.players else None
     console.print(
         Text.assemble(
             (f"Game {number}", "bold"),
@@ -866,7 +994,7 @@ def _replay_one(console: Console, record: records.GameRecord, number: int, *, st
         return True
     if record.forfeit is not None:
         cause = next(f for f in record.faults if f.replacement is None)
-        console.print(f"  Team {record.forfeit} forfeited: {_printable(cause.reason)}")
+        console.print(f"  Team {record.forfeit} forfeited: {printable(cause.reason)}")
     outcome = "balls" if result.balls else f"team {result.winner} wins"
     console.print(
         f"  Points {result.points[0]} : {result.points[1]}, {outcome}; "

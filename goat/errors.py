@@ -124,6 +124,20 @@ def clean_text(text: str, limit: int) -> str:
     return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
+def printable(text: str) -> str:
+    """``text`` as a terminal may show it, every character that is not printable written as its escape (``\\x1b``).
+
+    The one place where text from outside — a sealed bot's name, replies and standard error, a record's names,
+    reasons and comments — is made safe to print: escape sequences (ESC, CSI), ``\\r``, ``\\b``, other C0 and C1
+    controls, bidirectional overrides (U+202E), line separators and lone surrogates cannot clear the screen, move
+    the cursor, set the title or turn a line around; they show as escapes.  Rich markup is the printer's to leave
+    alone (a console with ``markup=False``, or :class:`rich.text.Text`).
+    """
+    if text.isprintable():  # the common case, in one pass in C
+        return text
+    return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
+
+
 def describe_error(error: BaseException) -> str:
     """``"TypeName: message"`` of an error a bot raised, bounded, even if its ``__str__`` raises or lies."""
     try:

@@ -23,7 +23,7 @@ def invoke(*args: str, input: str | None = None) -> Any:
     return CliRunner().invoke(main, list(args), input=input, catch_exceptions=False)
 
 
-@pytest.mark.parametrize("command", ["play", "match", "tournament", "strategies", "replay"])
+@pytest.mark.parametrize("command", ["play", "match", "tournament", "strategies", "replay", "sandbox"])
 def test_every_command_has_help_with_an_example(command: str) -> None:
     result = invoke(command, "--help")
     assert result.exit_code == 0
@@ -227,7 +227,7 @@ def test_the_command_list_shows_every_summary_whole() -> None:
     result = CliRunner().invoke(main, ["--help"], terminal_width=80)
     commands = result.output.split("Commands:", 1)[1]
     assert "..." not in commands
-    for command in ("play", "match", "tournament", "strategies", "replay"):
+    for command in ("play", "match", "tournament", "strategies", "replay", "sandbox"):
         assert f"  {command} " in commands
 
 
@@ -337,7 +337,8 @@ def test_resume_does_not_run_a_command_the_file_names(tmp_path: Path) -> None:
     assert not touched.exists()
     # named again by the person, it is theirs to run (here a bot that does not speak the protocol)
     saved = _saved_with(tmp_path, opponents=command)
-    result = invoke("play", "--resume", str(saved), "--opponents", command, input="quit\ny\n")
+    # (--sandbox none: a sandboxed bot could not write where the test looks)
+    result = invoke("play", "--resume", str(saved), "--opponents", command, "--sandbox", "none", input="quit\ny\n")
     assert touched.exists() and "does not start" in result.output
 
 
@@ -449,3 +450,166 @@ def test_replay_step_stops_at_the_end_of_input(tmp_path: Path) -> None:
     invoke("match", "greedy", "random", "--seed", "4", "--games-log", str(log))
     result = CliRunner().invoke(main, ["replay", str(log), "--step"], input="")
     assert result.exit_code == 0 and "Aborted" not in result.output
+
+
+# --- what a bot or a file says reaches the terminal escaped ---------------------------------------------
+
+BOTS = Path(__file__).parent / "protocol_bots"
+#: What tests/protocol_bots/screen.py puts in every text it controls.
+PAYLOAD = "\x1b[2J\x1b[Hgreedy wins\r\b\u202e\x9b31m[bold red]fake[/bold red]"
+
+
+def screen_bot(mode: str) -> str:
+    return f"exec:{sys.executable} {BOTS / 'screen.py'} {mode}"
+
+
+def assert_escaped(output: str) -> None:
+    """No control character of the payload reached the output raw, and its text was shown, escaped, not as markup."""
+    for raw in ("\x1b", "\r", "\b", "\u202e", "\x9b"):
+        assert raw not in output
+    assert "\\x1b[2J\\x1b[Hgreedy wins\\r\\x08\\u202e\\x9b31m[bold red]fake[/bold red]" in output
+
+
+def test_match_shows_a_hostile_bots_texts_escaped() -> None:
+    # Found by a review: a bot's stderr cleared the organiser's screen and printed a fake result.
+    refused = CliRunner().invoke(main, ["match", screen_bot("hello-error"), "greedy", "--seed", "3"])
+    assert refused.exit_code == 1 and "does not start" in refused.output and "standard error ends" in refused.output
+    assert_escaped(refused.output)
+    played = invoke("match", screen_bot("play"), "greedy", "--seed", "3")  # its name in hello, its error at move 3
+    assert played.exit_code == 0 and "fault: seat" in played.output
+    assert_escaped(played.output)
+
+
+def test_tournament_shows_a_hostile_bots_texts_escaped() -> None:
+    refused = CliRunner().invoke(main, ["tournament", screen_bot("hello-error"), "greedy", "--matches", "2"])
+    assert refused.exit_code == 1
+    assert_escaped(refused.output)
+    played = invoke("tournament", screen_bot("play"), "greedy", "--matches", "2", "--no-progress")
+    assert played.exit_code == 0 and "\x1b" not in played.output and "Sealed bots ran under:" in played.output
+
+
+class _Raiser:
+    def choose(self, view: goat.PlayerView, legal: tuple[goat.Move, ...]) -> goat.Move:
+        raise ValueError(PAYLOAD)
+
+
+def test_replay_shows_a_records_texts_escaped(tmp_path: Path) -> None:
+    bots = [_Raiser(), *(goat.load_strategy("random", seed=s) for s in (1, 2, 3))]
+    played = goat.arena.play_game(bots, seed=3, names=(PAYLOAD, "b", "c", "d"))
+    assert played.forfeit == 0
+    record = attrs.evolve(
+        played,
+        faults=[attrs.evolve(played.faults[0], stderr=PAYLOAD)],
+        comments={0: PAYLOAD},
+        headers={"event": PAYLOAD},
+    )
+    saved = tmp_path / "hostile.json"
+    saved.write_text(records.dumps(record), encoding="utf-8")
+    for options in ((), ("--open",)):
+        result = invoke("replay", str(saved), *options)
+        assert result.exit_code == 0 and "forfeited" in result.output
+        assert_escaped(result.output)
+
+
+def test_error_messages_of_every_command_are_escaped(tmp_path: Path) -> None:
+    # a record that fails to load quotes its text; a strategy's name is the user's, but still text
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"format": PAYLOAD}), encoding="utf-8")
+    for args in (("replay", str(bad)), ("match", "greedy", PAYLOAD), ("play", "--partner", PAYLOAD)):
+        result = CliRunner().invoke(main, list(args), input="quit\ny\n")
+        assert result.exit_code in (1, 2) and "\x1b" not in result.output and "\u202e" not in result.output
+
+
+# --- seeds ------------------------------------------------------------------------------------------------
+
+
+def recorder(log: Path) -> str:
+    return f"exec:{sys.executable} {BOTS / 'recorder.py'} {log}"
+
+
+def hello_seeds(log: Path) -> list[int]:
+    return [json.loads(line)["seed"] for line in log.read_text().splitlines() if '"hello"' in line]
+
+
+def test_a_sealed_bot_gets_no_seed_derived_from_the_deals(tmp_path: Path) -> None:
+    # Found by a review: a sealed bot greeted with seed S*4+s recovered S, and with it every hand.
+    log = tmp_path / "match.log"  # --sandbox none: a sandboxed bot could not write where the test reads
+    assert invoke("match", recorder(log), "greedy", "--seed", "5", "--sandbox", "none").exit_code == 0
+    seeds = hello_seeds(log)
+    assert len(seeds) == 2 and not {5 * 4, 5 * 4 + 2} & set(seeds) and seeds[0] != seeds[1]
+    log = tmp_path / "play.log"
+    result = invoke("play", "--seed", "5", "--partner", recorder(log), "--sandbox", "none", input="quit\ny\n")
+    assert result.exit_code == 0 and hello_seeds(log) and 5 * 4 + 2 not in hello_seeds(log)
+
+
+def test_the_default_seed_is_a_large_random_one_shown_to_play_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A small default seed (1, or below a million) lets a bot search for the one that dealt its hand.
+    drawn = []
+
+    def randbits(bits: int) -> int:
+        drawn.append(bits)
+        return 2**64 - 12345
+
+    monkeypatch.setattr("goat.cli.secrets.randbits", randbits)
+    first = invoke("match", "greedy", "random")
+    assert drawn == [64] and f"Seed {2**64 - 12345}: --seed {2**64 - 12345}" in first.output
+    again = invoke("match", "greedy", "random", "--seed", str(2**64 - 12345))
+    assert again.output == first.output
+    greeted = invoke("play", input="quit\ny\n")
+    assert f"seed {2**64 - 12345}." in greeted.output and drawn == [64, 64]
+    ran = invoke("tournament", "greedy", "random", "--matches", "2", "--no-progress")
+    assert f"(seed {2**64 - 12345})" in ran.output
+
+
+# --- the sandbox ------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def missing_cpu(monkeypatch: pytest.MonkeyPatch) -> None:
+    """This machine's sandbox report, less one protection."""
+    from goat.arena import sandbox
+
+    real = sandbox.probe
+
+    def probe(mode: sandbox.Sandbox = "auto") -> sandbox.SandboxReport:
+        report = real(mode)
+        changed = tuple(
+            attrs.evolve(p, holds=False, how="unbounded: a test says so") if p.name == "one cpu per bot" else p
+            for p in report.protections
+        )
+        return attrs.evolve(report, protections=changed)
+
+    monkeypatch.setattr(sandbox, "probe", probe)
+
+
+def test_sandbox_lists_each_protection_in_80_columns() -> None:
+    from goat.arena import sandbox
+
+    result = CliRunner().invoke(main, ["sandbox"], terminal_width=80)
+    assert result.exit_code == 0
+    for protection in sandbox.probe().protections:
+        assert protection.name in result.output
+    assert all(len(line) <= 80 for line in result.output.splitlines())
+
+
+@pytest.mark.usefixtures("missing_cpu")
+def test_sandbox_says_what_is_missing_and_required_fails_then() -> None:
+    told = CliRunner().invoke(main, ["sandbox"])
+    assert told.exit_code == 0 and "one cpu per bot    NO    unbounded: a test says so" in told.output
+    required = CliRunner().invoke(main, ["sandbox", "--required"])
+    assert required.exit_code == 1 and "1 protection missing: one cpu per bot" in required.output
+
+
+@pytest.mark.usefixtures("missing_cpu")
+def test_sandbox_option_reaches_the_sealed_bots() -> None:
+    bot = f"exec:{sys.executable} -m goat.arena greedy"
+    for command in (
+        ["match", bot, "random"],
+        ["tournament", bot, "random", "--matches", "2"],
+        ["play", "--partner", bot],
+    ):
+        result = CliRunner().invoke(main, [*command, "--sandbox", "required"], input="quit\ny\n")
+        assert result.exit_code == 1 and "one cpu per bot does not hold" in result.output, command
+    # in-process bots need no sandbox: required is no obstacle to them
+    assert invoke("match", "greedy", "random", "--seed", "2", "--sandbox", "required").exit_code == 0
+    assert CliRunner().invoke(main, ["match", "greedy", "random", "--sandbox", "strict"]).exit_code == 2

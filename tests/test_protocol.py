@@ -25,6 +25,7 @@ from goat.arena import protocol
 from goat.arena.protocol import ProtocolError
 from goat.arena.sealed import ProcessStrategy
 from goat.errors import InvalidMoveError
+from tests.conftest import random_game
 
 jsonschema = pytest.importorskip("jsonschema")
 referencing = pytest.importorskip("referencing")
@@ -244,7 +245,9 @@ def test_a_result_round_trips_exactly_and_validates(result: goat.GameResult) -> 
 
 def recorded_match(tmp_path: Path, *, on_fault: str = "forfeit", seed: int = 6) -> list[dict[str, Any]]:
     log = tmp_path / "received.jsonl"
-    recorder = ProcessStrategy([sys.executable, str(RECORDER), str(log)], seed=5)
+    recorder = ProcessStrategy(
+        [sys.executable, str(RECORDER), str(log)], seed=5, sandbox="none"
+    )  # it writes its log where the test reads
     players = [recorder, *(goat.load_strategy("greedy", seed=s) for s in (1, 2, 3))]
     arena.play_match(players, seed=seed, on_fault=on_fault)  # type: ignore[arg-type]
     return [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
@@ -270,7 +273,9 @@ def test_the_messages_of_a_forfeited_game_validate(tmp_path: Path) -> None:
             return goat.Move(goat.MoveKind.WAIT, view.seat, ())
 
     log = tmp_path / "received.jsonl"
-    recorder = ProcessStrategy([sys.executable, str(RECORDER), str(log)], seed=5)
+    recorder = ProcessStrategy(
+        [sys.executable, str(RECORDER), str(log)], seed=5, sandbox="none"
+    )  # it writes its log where the test reads
     arena.play_game([recorder, Cheat(), goat.load_strategy("random"), goat.load_strategy("random")], seed=3)
     received = [json.loads(line) for line in log.read_text().splitlines()]
     end = next(m for m in received if m["type"] == "end_game")
@@ -369,7 +374,7 @@ PAGE = Path(__file__).resolve().parent.parent / "docs" / "protocol.md"
 def test_the_documented_session_is_real_and_valid(tmp_path: Path) -> None:
     # The page's example lines come from this very game: goat bot greedy in seat 0, bot seed 7, game seed 12.
     log = tmp_path / "session.log"
-    bot = ProcessStrategy([sys.executable, str(TEE), str(log), "greedy"], seed=7, time_limit=2.0)
+    bot = ProcessStrategy([sys.executable, str(TEE), str(log), "greedy"], seed=7, time_limit=2.0, sandbox="none")
     players = [bot, *(goat.load_strategy("greedy", seed=s) for s in (1, 2, 3))]
     arena.play_game(players, seed=12, time_limit=2.0)
     lines = log.read_text(encoding="utf-8").splitlines()
@@ -482,3 +487,95 @@ def test_a_view_that_contradicts_itself_is_refused(change: dict[str, Any], messa
     data = protocol.view_to_json(goat.view(state, state.to_move))
     with pytest.raises(ProtocolError, match=message):
         protocol.view_from_json({**data, **change})
+
+
+# --- the schema says what the referee takes ----------------------------------------------------------------
+
+PARROT = Path(__file__).resolve().parent / "protocol_bots" / "parrot.py"
+
+
+def referee_takes(request: str, reply: str) -> bool:
+    """Whether the referee takes ``reply`` to ``request`` as a well-formed answer: played on, or, for an
+    ``error`` reply, recorded as the bot giving up (kind ``error``) rather than as a broken reply."""
+    from goat.arena.sealed import BotFault
+
+    state = goat.new_game(seed=3)
+    seat = state.to_move
+    assert seat is not None
+    seen = goat.view(state, seat)
+    with ProcessStrategy([sys.executable, str(PARROT), request, reply], sandbox="none") as bot:
+        try:
+            bot.hello(seat)
+            bot.start_game(seen)
+            bot.choose(seen, seen.legal_moves)
+            bot.end_game(seen, goat.score(random_game(3)))
+        except BotFault as fault:
+            return fault.kind == "error"
+    return True
+
+
+def schema_takes(request: str, reply: str) -> bool:
+    which = {"hello": "reply_to_hello", "choose": "reply_to_choose"}.get(request, "reply_to_game_hook")
+    check = validator("bot.json")
+    schema = {"$ref": f"{protocol.schema('bot.json')['$id']}#/$defs/{which}"}
+    return bool(check.evolve(schema=schema).is_valid(json.loads(reply)))
+
+
+#: Replies at the edges of what the referee takes, each with the request it answers; the first legal move of
+#: seed 3's deal is filled in for MOVE.
+EDGE_REPLIES = [
+    ("hello", '{"type": "hello", "protocol": 1, "name": "x"}'),
+    ("hello", '{"type": "hello", "protocol": true, "name": "x"}'),
+    ("hello", '{"type": "hello", "protocol": "1", "name": "x"}'),
+    ("hello", '{"type": "hello", "protocol": 2, "name": "x"}'),
+    ("hello", '{"type": "hello", "name": "x"}'),
+    ("hello", '{"type": "hello", "protocol": 1}'),
+    ("hello", '{"type": "hello", "protocol": 1, "name": 5}'),
+    ("hello", '{"type": "hello", "protocol": 1, "name": null}'),
+    ("hello", '{"type": "hello", "protocol": 1, "name": "x", "extra": [1, {"a": null}]}'),
+    ("hello", '{"type": "ok"}'),
+    ("hello", '{"type": "Hello", "protocol": 1, "name": "x"}'),
+    ("hello", '{"protocol": 1, "name": "x"}'),
+    ("hello", '{"type": 1, "protocol": 1, "name": "x"}'),
+    ("hello", '{"type": "error", "message": "cannot"}'),
+    ("hello", '{"type": "error"}'),
+    ("hello", '{"type": "error", "message": 5}'),
+    ("start_game", '{"type": "ok"}'),
+    ("start_game", '{"type": "ok", "note": "extra"}'),
+    ("start_game", '{"type": "move", "move": "MOVE"}'),
+    ("start_game", '{"type": "OK"}'),
+    ("end_game", '{"type": "ok"}'),
+    ("end_game", '{"type": "hello", "protocol": 1, "name": "x"}'),
+    ("end_game", '{"type": "error", "message": "bye"}'),
+    ("choose", '{"type": "move", "move": "MOVE"}'),
+    ("choose", '{"type": "move", "move": "MOVE", "thinking": "a lot"}'),
+    ("choose", '{"type": "move", "move": 1}'),
+    ("choose", '{"type": "move", "move": ["MOVE"]}'),
+    ("choose", '{"type": "move", "move": null}'),
+    ("choose", '{"type": "move"}'),
+    ("choose", '{"type": "ok"}'),
+    ("choose", '{"type": "error", "message": "no idea"}'),
+    ("choose", "[]"),
+]
+
+
+def test_the_schema_takes_exactly_the_replies_the_referee_takes() -> None:
+    state = goat.new_game(seed=3)
+    move = str(goat.view(state, state.to_move or 0).legal_moves[0])
+    disagree = []
+    for request, reply in EDGE_REPLIES:
+        reply = reply.replace("MOVE", move)
+        if schema_takes(request, reply) != referee_takes(request, reply):
+            disagree.append((request, reply, referee_takes(request, reply)))
+    assert disagree == []
+
+
+def test_protocol_1_0_is_refused_by_the_referee_a_rule_the_schema_states_but_cannot_check() -> None:
+    # JSON Schema compares parsed values, and 1.0 is 1 there; the referee reads the integer 1 only (as a record's
+    # numbers are read): the schema's description and the documentation state the rule.
+    for written in ("1.0", "1e0", "1E0"):
+        reply = f'{{"type": "hello", "protocol": {written}, "name": "x"}}'
+        assert not referee_takes("hello", reply)
+        assert schema_takes("hello", reply)
+    hello = protocol.schema("bot.json")["$defs"]["hello"]["properties"]["protocol"]
+    assert "1.0" in hello["description"] and "integer" in hello["description"]

@@ -547,3 +547,86 @@ def test_read_headers_and_to_html_refuse_what_is_no_record() -> None:
     game = records.from_state(goat.new_game(seed=1), seed=1)
     with pytest.raises(TypeError, match="title is text or None"):
         records.to_html(game, title=5)  # type: ignore[arg-type]
+
+
+class HookFaulter:
+    """Raises in both hooks and at every third decision: the referee records every kind of fault it writes."""
+
+    def __init__(self) -> None:
+        self.asked = 0
+
+    def start_game(self, view: goat.PlayerView) -> None:
+        raise ValueError("no start")
+
+    def choose(self, view: goat.PlayerView, legal: tuple[goat.Move, ...]) -> goat.Move:
+        self.asked += 1
+        if self.asked % 3 == 0:
+            raise ValueError("every third")
+        return legal[0]
+
+    def end_game(self, view: goat.PlayerView, result: goat.GameResult) -> None:
+        raise ValueError("no end")
+
+
+def _faulty_game(on_fault: arena.FaultPolicy, *, at_start: bool = False) -> GameRecord:
+    bots: list[Any] = [HookFaulter(), goat.load_strategy("random", seed=1), HookFaulter(), FirstLegal()]
+    if not at_start:  # the first fault is a decision's, so a forfeit comes at one
+        bots[0].start_game = bots[2].start_game = lambda view: None
+    return arena.play_game(bots, seed=5, on_fault=on_fault)
+
+
+@pytest.mark.parametrize(("on_fault", "at_start"), [("random", True), ("forfeit", False), ("forfeit", True)])
+def test_the_referees_fault_order_reads_back(on_fault: arena.FaultPolicy, at_start: bool) -> None:
+    # Every order the referee writes loads: start_game's at move 0, the decisions', end_game's at the last
+    # decision (the forfeiting one's number, which may be 0, and a seat may fault there twice: choose, end_game).
+    played = _faulty_game(on_fault, at_start=at_start)
+    phases = [f.reason.split(":")[0] for f in played.faults]
+    assert phases[-2:] == ["end_game", "end_game"] and len(played.faults) >= 3
+    assert records.loads(records.dumps(played)) == played
+
+
+def test_a_fault_recorded_twice_or_out_of_order_is_refused() -> None:
+    played = _faulty_game("random", at_start=True)
+    faults = json.loads(records.dumps(played))["faults"]
+    starts = [i for i, f in enumerate(faults) if f["move"] == 0]
+    decisions = [i for i, f in enumerate(faults) if f["move"] > 0 and not f["reason"].startswith("end_game: ")]
+    ends = [i for i, f in enumerate(faults) if f["reason"].startswith("end_game: ")]
+    assert len(starts) == 2 and len(decisions) >= 2 and len(ends) == 2
+    d = decisions[0]
+
+    def changed(new: list[dict[str, Any]]) -> str:
+        return tamper(played, lambda data: data.update(faults=new))
+
+    cases = [
+        # the same decision's fault twice
+        (faults[: d + 1] + faults[d:], rf"faults {d + 1} and {d + 2} are both for move {faults[d]['move']}"),
+        # two decisions' faults swapped
+        (
+            [*faults[:d], faults[d + 1], faults[d], *faults[d + 2 :]],
+            rf"faults {d + 1} and {d + 2} are out of order, at moves {faults[d + 1]['move']} and {faults[d]['move']}",
+        ),
+        # a seat's start_game fault twice, and the two seats' start_game faults swapped
+        ([faults[0], *faults], "faults 1 and 2 are both start_game's of seat 0"),
+        ([faults[1], faults[0], *faults[2:]], "faults 1 and 2 are start_game's of seats 2 and 0, out of order"),
+        # an end_game fault before a decision's, twice, or at another move
+        (
+            [*faults[:d], faults[ends[0]], *faults[d : ends[0]], *faults[ends[1] :]],
+            rf"fault {d + 2} \(a decision's, at move {faults[d]['move']}\) comes after fault {d + 1} \(end_game's",
+        ),
+        ([*faults, faults[-1]], rf"faults {len(faults)} and {len(faults) + 1} are both end_game's of seat 2"),
+        (
+            faults[:-2] + [{**f, "move": f["move"] + 1} for f in faults[-2:]],
+            rf"fault {ends[0] + 1}: end_game's at move {len(played.moves) + 1}, but the game's last decision is",
+        ),
+    ]
+    for new, message in cases:
+        with pytest.raises(RecordError, match=message):
+            records.loads(changed(new))
+    # the fault a team forfeited by, given to the partner of the seat that was to move
+    forfeited = _faulty_game("forfeit")
+    data = json.loads(records.dumps(forfeited))
+    cause = next(f for f in data["faults"] if f["move"] > 0)
+    assert cause["seat"] == 0
+    cause["seat"] = 2
+    with pytest.raises(RecordError, match=rf"fault 1: of seat 2 at move {cause['move']}, but seat 0 was to move"):
+        records.loads(json.dumps(data))

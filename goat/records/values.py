@@ -431,7 +431,8 @@ def _check_faults(record: GameRecord, states: list[GameState]) -> None:
 
     A fault with no replacement is a hook's (``start_game`` at move 0, ``end_game`` after the last move) or the one
     a team forfeited by, after which nothing was played: one in the middle of the moves is impossible, as the game
-    went on after it with no move put in its place."""
+    went on after it with no move put in its place.  The faults are in the order the referee records them
+    (:func:`_check_fault_order`)."""
     for number, fault in enumerate(record.faults, start=1):
         if fault.move > len(record.moves) + 1:
             raise RecordError(f"fault {number}: move {fault.move}, but the game has {len(record.moves)} moves")
@@ -444,3 +445,73 @@ def _check_faults(record: GameRecord, states: list[GameState]) -> None:
             not 1 <= fault.move <= len(record.moves) or record.moves[fault.move - 1] != fault.replacement
         ):
             raise RecordError(f"fault {number}: its replacement {fault.replacement} is not move {fault.move}")
+    _check_fault_order(record, states)  # after the checks above: every fault's move is one of the game's
+
+
+#: The prefixes the referee puts before a hook's fault reason (goat.arena.game): no bot's reason starts so, as
+#: every other reason starts with the referee's own words ("choose() raised", "answered", "replied", …).
+_START_HOOK: Final = "start_game: "
+_END_HOOK: Final = "end_game: "
+_PHASES: Final = ("start_game", "a decision", "end_game")  #: what each of a record's faults was at, in order
+
+
+def _check_fault_order(record: GameRecord, states: list[GameState]) -> None:
+    """The faults in the order the referee appends them (``goat.arena.game._play``), each decision's once.
+
+    First ``start_game``'s, at move 0, by seat (each seat's hook is called once); then at most one fault per
+    decision, by move number, each of the seat that was to move there; then ``end_game``'s (their reasons start
+    ``"end_game: "``), by seat, all at the number of the game's last decision: its move count, or one more when a
+    decision's fault forfeited it (0 when ``start_game``'s did).  A fault recorded twice would count twice against
+    its bot, and faults out of order are not what the referee wrote: both are refused, naming the faults."""
+    faults = record.faults
+    # A fault at move 0 is start_game's (version 1 records may lack the prefix); a decision's is at move 1 or later.
+    phases = [2 if f.reason.startswith(_END_HOOK) else 0 if f.move == 0 else 1 for f in faults]
+    for number, (fault, phase) in enumerate(zip(faults, phases, strict=True), start=1):
+        if phase == 1 and fault.reason.startswith(_START_HOOK):
+            raise RecordError(f"fault {number}: start_game's at move {fault.move}, not 0")
+        mover = states[fault.move - 1].to_move if phase == 1 else fault.seat  # _check_faults saw the move exists
+        if mover != fault.seat:
+            there = "the game was over" if mover is None else f"seat {mover} was to move"
+            raise RecordError(f"fault {number}: of seat {fault.seat} at move {fault.move}, but {there} there")
+        if number == 1:
+            continue
+        before, earlier = faults[number - 2], phases[number - 2]
+        pair = f"faults {number - 1} and {number}"
+        if phase < earlier:
+            raise RecordError(
+                f"fault {number} ({_PHASES[phase]}'s, at move {fault.move}) comes after fault {number - 1}"
+                f" ({_PHASES[earlier]}'s, at move {before.move}): faults are recorded start_game's first, then the"
+                " decisions' in the order of the moves, then end_game's"
+            )
+        if phase != earlier:
+            continue
+        if phase == 1 and fault.move == before.move:
+            raise RecordError(f"{pair} are both for move {fault.move}: a decision has at most one fault")
+        if phase == 1 and fault.move < before.move:
+            raise RecordError(
+                f"{pair} are out of order, at moves {before.move} and {fault.move}: a decision's faults are"
+                " recorded in the order of the moves"
+            )
+        if phase == 2 and fault.move != before.move:
+            raise RecordError(
+                f"{pair} are end_game's at moves {before.move} and {fault.move}: end_game is called once, after the"
+                " game's last decision"
+            )
+        if phase != 1 and fault.seat == before.seat:
+            raise RecordError(
+                f"{pair} are both {_PHASES[phase]}'s of seat {fault.seat}: a seat's {_PHASES[phase]} is called once"
+                " a game"
+            )
+        if phase != 1 and fault.seat < before.seat:
+            raise RecordError(
+                f"{pair} are {_PHASES[phase]}'s of seats {before.seat} and {fault.seat}, out of order: they are"
+                " recorded by seat"
+            )
+    if phases and phases[-1] == 2:
+        forfeited = any(f.replacement is None for f, phase in zip(faults, phases, strict=True) if phase == 1)
+        last = len(record.moves) + (1 if forfeited else 0)
+        if faults[-1].move != last:
+            raise RecordError(
+                f"fault {phases.index(2) + 1}: end_game's at move {faults[-1].move}, but the game's last decision"
+                f" is move {last}"
+            )

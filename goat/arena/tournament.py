@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import importlib.util
 import os
 import pickle
 import random
@@ -28,6 +29,7 @@ from typing import Any, Literal
 import attrs
 
 from goat.arena.game import FaultPolicy, _check_seed, check_policy, play_match
+from goat.arena.sandbox import DEFAULT_MEMORY_MB, DEFAULT_PROCESSES, Limits, Sandbox, check_mode, require
 from goat.arena.sealed import BotFault, ProcessStrategy, bot_command, import_path_env, split_command
 from goat.arena.seats import SeatFault, build_bot
 from goat.arena.stats import MatchOutcome, TournamentResult, totals
@@ -48,7 +50,6 @@ __all__ = ["Entrant", "Isolation", "run_tournament"]
 
 Isolation = Literal["auto", "process", "none"]
 _ISOLATIONS = ("auto", "process", "none")
-_OWN_DISTRIBUTION = "goat-cards"
 
 
 @attrs.frozen
@@ -86,12 +87,11 @@ class Entrant:
         *,
         isolation: Isolation = "auto",
         time_limit: float | None = None,
-        memory_mb: int | None = None,
-        cpu_seconds: int | None = None,
+        sealing: Sealing | None = None,
     ) -> Strategy:
         """The entrant's bot as a tournament plays it: in this process, or sealed in a child process
         (a :class:`~goat.arena.sealed.ProcessStrategy`), as ``isolation`` (or the entrant's own) decides."""
-        return _plan(_entrant(self), isolation).build(seed, time_limit, memory_mb, cpu_seconds)
+        return _plan(_entrant(self), isolation).build(seed, time_limit, sealing or Sealing())
 
 
 def _entrant(value: str | Entrant) -> Entrant:
@@ -102,6 +102,14 @@ def _entrant(value: str | Entrant) -> Entrant:
     if isinstance(value, str):
         return Entrant(value)
     raise TypeError(f"an entrant is a strategy name or an Entrant, not {shown(value)}")
+
+
+@attrs.frozen
+class Sealing:
+    """How sealed entrants are confined and bounded (see :mod:`goat.arena.sandbox`)."""
+
+    limits: Limits = attrs.field(factory=Limits)
+    sandbox: Sandbox = "auto"
 
 
 @attrs.frozen
@@ -116,14 +124,16 @@ class _Plan:
     def title(self) -> str:
         return self.entrant.title
 
-    def build(self, seed: int, time_limit: float | None, memory_mb: int | None, cpu_seconds: int | None) -> Strategy:
+    def build(self, seed: int, time_limit: float | None, sealing: Sealing) -> Strategy:
         if self.sealed is not None:
             return ProcessStrategy(
                 self.sealed,
-                seed=seed,
+                seed=None,  # drawn by the system for the bot alone: nothing a sealed bot learns may lead to a deal
                 time_limit=time_limit,
-                memory_mb=memory_mb,
-                cpu_seconds=cpu_seconds,
+                memory_mb=sealing.limits.memory_mb,
+                cpu_seconds=sealing.limits.cpu_seconds,
+                processes=sealing.limits.processes,
+                sandbox=sealing.sandbox,
                 name=self.title,
                 # a bot served by this interpreter finds the plugins this process finds
                 env=import_path_env() if self.sealed[:3] == tuple(bot_command(""))[:3] else None,
@@ -147,6 +157,19 @@ def _importable(factory: Callable[..., Any]) -> str | None:
     except (ImportError, AttributeError):
         return None
     return f"{module}:{qualname}" if found is factory else None
+
+
+def _goats_own(module: str) -> bool:
+    """Whether ``module`` is one of goat's own, by where its file is (a distribution's name is only a claim)."""
+    if module.partition(".")[0] != "goat":
+        return False
+    try:
+        spec = importlib.util.find_spec(module)
+    except (ImportError, ValueError):
+        return False
+    home = os.path.dirname(os.path.abspath(importlib.util.find_spec("goat").origin or ""))  # type: ignore[union-attr]
+    origin = None if spec is None else spec.origin
+    return origin is not None and os.path.abspath(origin).startswith(home + os.sep)
 
 
 def _plan(entrant: Entrant, isolation: Isolation) -> _Plan:
@@ -173,7 +196,7 @@ def _plan(entrant: Entrant, isolation: Isolation) -> _Plan:
     if ":" not in name:
         entry = entry_point(name)  # an unknown or contested name fails here, and nothing is imported
         if chosen == "auto":
-            chosen = "none" if entry.dist is not None and entry.dist.name == _OWN_DISTRIBUTION else "process"
+            chosen = "none" if _goats_own(entry.module) else "process"
     elif chosen == "auto":
         chosen = "none"  # an import path is this user's own code
     if chosen == "none":
@@ -190,19 +213,18 @@ class _Job:
     seed: int
     on_fault: FaultPolicy
     time_limit: float | None
-    memory_mb: int | None
-    cpu_seconds: int | None
+    sealing: Sealing
 
 
 def _run_job(job: _Job) -> MatchOutcome:
-    base = random.Random(job.seed).randrange(2**32)
+    base = random.Random(f"bots {job.seed}").randrange(2**32)  # in-process bots' seeds: apart from the deals
     plans = [job.team0 if seat % 2 == 0 else job.team1 for seat in range(4)]
     bots = []
     for seat, plan in enumerate(plans):
         try:  # a factory is a bot's code too: what it raises here is its team's fault, not the tournament's end
 
             def build(plan: _Plan = plan, seed: int = base + seat) -> Strategy:
-                return plan.build(seed, job.time_limit, job.memory_mb, job.cpu_seconds)
+                return plan.build(seed, job.time_limit, job.sealing)
 
             # a factory that raises, or returns after the match's budget, forfeits its team's match, and no more
             bots.append(build() if plan.sealed is not None else build_bot(build, job.time_limit, "its factory"))
@@ -244,14 +266,14 @@ def _become_worker() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _probe(plans: Sequence[_Plan], time_limit: float | None) -> None:
+def _probe(plans: Sequence[_Plan], time_limit: float | None, sealing: Sealing) -> None:
     """Build every entrant once where the matches will run, a sealed one up to its ``hello``: a name that
     fails there fails the tournament before its first match (an in-process factory also if it overruns
     ``time_limit``)."""
     for plan in plans:
 
         def build(plan: _Plan = plan) -> Strategy:
-            return plan.build(0, None, None, None)
+            return plan.build(0, time_limit, sealing)
 
         bot = build() if plan.sealed is not None else build_bot(build, time_limit, f"the factory of {plan.title!r}")
         if isinstance(bot, ProcessStrategy):
@@ -270,8 +292,7 @@ def _jobs(
     seed: int,
     on_fault: FaultPolicy,
     time_limit: float | None,
-    memory_mb: int | None,
-    cpu_seconds: int | None,
+    sealing: Sealing,
 ) -> list[_Job]:
     """Every pairing, every board played twice with the teams swapped (duplicate format)."""
     seeds = random.Random(seed)
@@ -280,8 +301,8 @@ def _jobs(
         for second in plans[i + 1 :]:
             for _ in range(boards):
                 board = seeds.randrange(2**63)
-                jobs.append(_Job(first, second, board, on_fault, time_limit, memory_mb, cpu_seconds))
-                jobs.append(_Job(second, first, board, on_fault, time_limit, memory_mb, cpu_seconds))
+                jobs.append(_Job(first, second, board, on_fault, time_limit, sealing))
+                jobs.append(_Job(second, first, board, on_fault, time_limit, sealing))
     return jobs
 
 
@@ -312,8 +333,10 @@ def run_tournament(
     on_fault: FaultPolicy = "forfeit",
     time_limit: float | None = None,
     isolation: Isolation = "auto",
-    memory_mb: int | None = None,
+    memory_mb: int | None = DEFAULT_MEMORY_MB,
     cpu_seconds: int | None = None,
+    processes: int | None = DEFAULT_PROCESSES,
+    sandbox: Sandbox = "auto",
 ) -> TournamentResult:
     """A duplicate round-robin: every pairing plays ``matches`` matches, half with each team side.
 
@@ -322,14 +345,19 @@ def run_tournament(
     Each match is a job on ``executor`` (default: a process pool over the local cores; pass any
     :class:`concurrent.futures.Executor`, such as a ``dask.distributed`` client's
     ``get_executor()``); ``progress(done, total)`` is called as matches finish.  Bots are built
-    where the match runs, each with its own seed derived from ``seed``, so a tournament is
-    reproducible whatever runs it — sealed or not: a sealed bot gets the same seed in its ``hello``.
+    where the match runs.  The deals come from ``seed``: a tournament is reproducible whatever runs it,
+    and a seed that a bot could guess (a small one) lets it search for the one that dealt its hand, so
+    give strangers' bots a large random one.  In-process bots' seeds are derived from it too; a sealed
+    bot's seed is drawn from the system's random source, and says nothing about any deal or bot.
 
     ``isolation`` is how entrants play (each :class:`Entrant` may override it): ``"process"`` seals
-    every seat in a child process (killed when it overruns ``time_limit``; ``memory_mb`` and
-    ``cpu_seconds`` limit it on POSIX); ``"none"`` plays in the worker's process; ``"auto"`` (the
-    default) seals other distributions' plugins and ``exec:`` bots and plays goat-cards' own bots and
-    this process's registered strategies in-process.  Everything that can fail — an unknown name, a
+    every seat in a child process (killed when it overruns ``time_limit``), confined as ``sandbox``
+    asks (see :mod:`goat.arena.sandbox`) and bounded, all its processes together, by ``memory_mb``,
+    ``cpu_seconds`` and ``processes``; ``"none"`` plays in the worker's process; ``"auto"`` (the
+    default) seals every strategy whose code is not goat's own (other distributions' plugins, whatever
+    their name, and ``exec:`` bots), and plays goat's own bots, import paths and this process's
+    registered strategies (the user's own code) in-process.  :attr:`TournamentResult.sandbox` says what
+    confined the sealed bots.  Everything that can fail — an unknown name, a
     registered factory that cannot reach the workers, a plugin that does not load there — fails
     before the first match.
     """
@@ -347,10 +375,13 @@ def run_tournament(
     if isolation not in _ISOLATIONS:
         raise ValueError(f"isolation is one of {_ISOLATIONS}, not {shown(isolation)}")
     check_policy(on_fault, time_limit)
-    for what, limit in (("memory_mb", memory_mb), ("cpu_seconds", cpu_seconds)):
+    for what, limit in (("memory_mb", memory_mb), ("cpu_seconds", cpu_seconds), ("processes", processes)):
         if limit is not None and (type(limit) is not int or limit < 1):
             raise ValueError(f"{what} must be a positive int, not {shown(limit)}")
+    sealing = Sealing(Limits(memory_mb, cpu_seconds, processes), check_mode(sandbox))
     plans = [_plan(entrant, isolation) for entrant in field]
+    # what confines the sealed bots, said in the result; refused here, before anything runs, if "required" fails
+    confined = require(sandbox).summary if any(plan.sealed is not None for plan in plans) else None
     for plan in plans:  # fail early, in this process, on a name that cannot be loaded
         if plan.sealed is None:
             try:
@@ -360,7 +391,7 @@ def run_tournament(
                     raise fault.__cause__ from None
                 raise StrategyLoadError(f"entrant {shown(plan.title)}: {fault.reason}") from None
     _check_travel(plans, executor)
-    jobs = _jobs(plans, matches // 2, seed, on_fault, time_limit, memory_mb, cpu_seconds)
+    jobs = _jobs(plans, matches // 2, seed, on_fault, time_limit, sealing)
     started = time.perf_counter()
     own = executor is None
     # a worker per core, and never more workers than matches: each is an interpreter of its own
@@ -369,7 +400,7 @@ def run_tournament(
     stopped = True
     try:
         try:
-            pool.submit(_probe, plans, time_limit).result()
+            pool.submit(_probe, plans, time_limit, sealing).result()
         except Exception as error:  # what the entrants' code raised where they are built
             said = error.reason if isinstance(error, SeatFault) else describe_error(error)
             raise StrategyLoadError(f"the entrants cannot be built where the matches run: {said}") from None
@@ -382,7 +413,9 @@ def run_tournament(
         _replay_lost(lost, outcomes, progress, len(jobs), threads=isinstance(pool, ThreadPoolExecutor))
     played = [o for o in outcomes if o.void is None]
     void = tuple(o for o in outcomes if o.void is not None)
-    return TournamentResult(totals(titles, outcomes), len(played), seed, time.perf_counter() - started, void)
+    return TournamentResult(
+        totals(titles, outcomes), len(played), seed, time.perf_counter() - started, void, sandbox=confined
+    )
 
 
 def _own_pool(workers: int) -> ProcessPoolExecutor:

@@ -1,12 +1,14 @@
 """Overhead of sealed play: a decision round trip to a bot in a child process against the same bot in-process.
 
-    python benchmarks/sealed.py [--games N] [--runs R] [--command 'node examples/bots/js_bot.js']
+    python benchmarks/sealed.py [--games N] [--runs R] [--command 'node examples/bots/js_bot.js'] [--sandbox MODE]
 
 Plays N games (default 200) of the ``random`` bot in all four seats twice, side by side in one process:
 in-process, and sealed (each seat a child process speaking the bot protocol, served by this interpreter).
 The bot's own work is the same both ways, so the difference per decision is what sealing costs: the view
 encoded as JSON, the pipe both ways, the view read back in the child, the reply checked.  Reports medians
-of 5 runs, per decision, and the per-match cost of starting four processes.
+of 5 runs, per decision, and the per-match cost of starting four processes.  ``--sandbox`` confines the sealed
+bots as ``ProcessStrategy(sandbox=...)`` does (default ``auto``: bubblewrap and a cgroup each, where the machine
+has them); the last line times one bot's start and greeting under each mode, side by side.
 
 It also measures this machine's floor: the round trip of one line to a child process that does nothing but
 answer it (Python, ``os.read``/``os.write``), with the two placed where the scheduler puts them, and, on Linux,
@@ -31,6 +33,7 @@ from pathlib import Path
 
 import goat
 from goat.arena.game import _play as play
+from goat.arena.sandbox import Sandbox
 from goat.arena.sealed import ProcessStrategy, bot_command, import_path_env, split_command
 from goat.arena.seats import InProcessSeat, SealedSeat, Seat, close, launch
 
@@ -42,18 +45,20 @@ HOOKS_PER_GAME = 8
 #: ``--command`` any protocol bot, e.g. examples/bots/js_bot.js, to see what the referee's side and the pipes cost
 #: with a bot whose own reading of a message is cheaper than a Python interpreter's.
 COMMAND: list[str] = []
+SANDBOX: list[Sandbox] = ["auto"]
 
 
-def sealed(seat: int) -> ProcessStrategy:
-    return ProcessStrategy(COMMAND or bot_command("random"), seed=seat, env=import_path_env())
+def sealed(seat: int, sandbox: Sandbox | None = None) -> ProcessStrategy:
+    command = COMMAND or bot_command("random")
+    return ProcessStrategy(command, seed=seat, env=import_path_env(), sandbox=sandbox or SANDBOX[0])
 
 
 def schedstat(pid: int | None) -> tuple[float, float]:
     """Seconds a sealed bot has run on a core, and has waited runnable for one (0, 0 where not reported).
 
-    ``pid`` is the bot's supervisor (see goat.arena.sealed), which sleeps until the bot exits: the bot is its
-    child process, or, in a PID namespace of its own, the child of the namespace's small init, the supervisor's
-    child.  Each of them has one child: the bot is the last of the line."""
+    ``pid`` is the process the referee started (bubblewrap, which waits for the bot): the bot is its child, or,
+    in a PID namespace of its own, the child of the namespace's small init.  Each of them has one child: the bot
+    is the last of the line."""
     try:
         bot = pid
         while children := Path(f"/proc/{bot}/task/{bot}/children").read_text().split():
@@ -71,7 +76,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--command", help="the sealed bots' command (default: goat's random, served by goat)")
+    parser.add_argument("--sandbox", choices=("auto", "none"), default="auto", help="how the sealed bots are confined")
     args = parser.parse_args()
+    SANDBOX[0] = args.sandbox
     if args.command:
         COMMAND[:] = split_command(args.command)
     inside, outside, starts, stops, per_message, cpu, waits = [], [], [], [], [], [], []
@@ -108,7 +115,8 @@ def main() -> None:
     a, b = statistics.median(inside), statistics.median(outside)
     print(
         f"python {sys.version.split()[0]}, goat {goat.__version__}, {args.games} games x {args.runs} runs,"
-        f" sealed bots: {args.command or 'random (served by goat)'}"
+        f" sealed bots: {args.command or 'random (served by goat)'}; sandbox {args.sandbox}:"
+        f" {sealed(0).report.summary}"
     )
     print(f"in-process      {a * 1e6:8.1f} us per decision")
     print(f"sealed          {b * 1e6:8.1f} us per decision")
@@ -130,6 +138,18 @@ def main() -> None:
         print(f"  on one CPU    {statistics.median(pinned) * 1e6:8.1f} us (the child and this process on one CPU)")
     print(f"start 4 bots    {statistics.median(starts) * 1e3:8.1f} ms per match (processes started and greeted)")
     print(f"stop 4 bots     {statistics.median(stops) * 1e3:8.1f} ms per match (quit, exit, reaped)")
+    started_as: dict[str, list[float]] = {"auto": [], "none": []}
+    for _ in range(args.runs * 4):
+        for mode in started_as:
+            with sealed(0, mode) as bot:  # type: ignore[arg-type]
+                began = time.perf_counter()
+                bot.hello(0)
+                started_as[mode].append(time.perf_counter() - began)
+    auto, none = (statistics.median(started_as[mode]) for mode in ("auto", "none"))
+    print(
+        f"start 1 bot     {auto * 1e3:8.1f} ms sandboxed (auto), {none * 1e3:.1f} ms with sandbox='none'"
+        f" (+{(auto - none) * 1e3:.1f})"
+    )
 
 
 def one_bot(seed: int) -> float:

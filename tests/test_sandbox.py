@@ -329,3 +329,16 @@ def test_trust_comes_from_where_the_code_lives_not_from_a_distributions_name(fak
         if isinstance(impostor, ProcessStrategy):
             impostor.close()
     assert not isinstance(Entrant("greedy-again").player(1), ProcessStrategy)  # goat's own code, in-process
+
+
+def test_every_record_of_a_sealed_match_says_what_confined_its_bots() -> None:
+    from goat import arena, records
+
+    bot = spy("environment")
+    played = arena.play_match([bot, *(goat.load_strategy("random", seed=s) for s in (1, 2, 3))], seed=5)
+    summary = sandbox.probe().summary
+    assert played.headers == (("sandbox", summary),)
+    assert all(game.headers == (("sandbox", summary),) for game in played.games)
+    assert records.loads(records.dumps(played)).headers == played.headers  # kept in the file
+    inside = arena.play_game([goat.load_strategy("random", seed=s) for s in range(4)], seed=5)
+    assert inside.headers == ()

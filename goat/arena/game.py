@@ -22,7 +22,7 @@ from typing import Literal
 import attrs
 
 from goat.arena.sealed import check_seconds
-from goat.arena.seats import Seat, SeatFault, close, launch, seats_for
+from goat.arena.seats import SealedSeat, Seat, SeatFault, close, launch, seats_for
 from goat.errors import shown
 from goat.records import Fault, GameRecord, MatchRecord, from_state
 from goat.records.values import MAX_SEED
@@ -79,10 +79,13 @@ def _play(
             move = rng.choice(legal)
             faults.append(Fault(decider, number, fault.kind, fault.reason, move, fault.stderr))
         state = play(state, move)
+    headers = confinement(seats)
     if forfeit_by is None:
-        record = from_state(state, seed=seed, players=names, faults=tuple(faults))
+        record = from_state(state, seed=seed, players=names, faults=tuple(faults), headers=headers)
     else:
-        record = from_state(state, seed=seed, players=names, faults=tuple(faults), forfeit_by=forfeit_by)
+        record = from_state(
+            state, seed=seed, players=names, faults=tuple(faults), forfeit_by=forfeit_by, headers=headers
+        )
     assert record.result is not None  # the arena plays every game to its end, or to a forfeit
     late: list[Fault] = []
     for position, seat in enumerate(seats):
@@ -92,6 +95,12 @@ def _play(
             late.append(Fault(position, number, fault.kind, f"end_game: {fault.reason}", None, fault.stderr))
     # (a record is checked as it is made: made again only when there is something to add)
     return attrs.evolve(record, faults=(*faults, *late)) if late else record
+
+
+def confinement(seats: Sequence[Seat]) -> tuple[tuple[str, str], ...]:
+    """A record's header saying what confined its sealed bots (none if every seat played in-process)."""
+    said = sorted({seat.bot.report.summary for seat in seats if isinstance(seat, SealedSeat)})
+    return (("sandbox", " | ".join(said)),) if said else ()
 
 
 def _check_bots(strategies: Iterable[Strategy]) -> list[Strategy]:
@@ -194,4 +203,4 @@ def _match(seats: Sequence[Seat], seed: int, on_fault: FaultPolicy, names: tuple
         games.append(record)
         assert record.result is not None
         match = Match((*match.results, record.result), match.first_dealer)
-    return MatchRecord(seed, tuple(games), match, names)
+    return MatchRecord(seed, tuple(games), match, names, confinement(seats))

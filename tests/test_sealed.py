@@ -216,9 +216,18 @@ def test_a_sealed_tournament_of_bots_in_two_languages_records_every_fault(tmp_pa
     def entrant(mode: str) -> str:
         return f"exec:{python} {HOSTILE} {mode} 2 {marker}"
 
-    field = [entrant("crash"), entrant("hang"), entrant("garbage"), f"exec:{python} -m goat.arena greedy"]
+    spy = Path(__file__).resolve().parent / "protocol_bots" / "spy.py"
+    examples = Path(__file__).resolve().parent.parent / "examples" / "bots"
+    field = [
+        entrant("crash"),
+        entrant("hang"),
+        entrant("garbage"),
+        f"exec:{python} -m goat.arena greedy",
+        f"exec:{python} {examples / 'python_bot.py'}",
+        f"exec:{python} {spy} others x --crash-if-found {marker}",  # hostile: looks for the others' processes
+    ]
     node = __import__("shutil").which("node")
-    js_bot = Path(__file__).resolve().parent.parent / "examples" / "bots" / "js_bot.js"
+    js_bot = examples / "js_bot.js"
     if node and js_bot.exists():
         field.append(f"exec:{node} {js_bot}")
     result = arena.run_tournament(field, matches=2, seed=4, time_limit=0.5, on_fault="forfeit")
@@ -228,6 +237,9 @@ def test_a_sealed_tournament_of_bots_in_two_languages_records_every_fault(tmp_pa
         assert by_name[entrant(mode)].faults >= 1
     greedy = by_name[field[3]]
     assert greedy.faults == 0 and greedy.match_wins >= 6  # every game of a hostile bot is forfeited
+    assert by_name[field[4]].faults == 0
+    if WALLED:  # in a PID namespace of its own, the spy sees nobody else's process, let alone their cards
+        assert by_name[field[5]].faults == 0, result.table()
     assert no_process_left(marker)
 
 

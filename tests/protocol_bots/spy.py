@@ -38,6 +38,13 @@ def processes() -> dict[str, Any]:
     return {"ok": ARGUMENT and str(ARGUMENT) in seen, "pids": sorted(seen), "read": read}
 
 
+def others() -> dict[str, Any]:
+    """Whether it sees any process but itself and its sandbox's init: the referee, another seat's bot."""
+    mine = {os.getpid(), 1}
+    seen = [int(entry) for entry in os.listdir("/proc") if entry.isdigit() and int(entry) not in mine]
+    return {"ok": bool(seen), "pids": seen[:20]}
+
+
 def environment() -> dict[str, Any]:
     return {
         "ok": ARGUMENT in os.environ,
@@ -200,6 +207,7 @@ def burn() -> dict[str, Any]:
 
 ATTACKS: dict[str, Callable[[], dict[str, Any]]] = {
     "processes": processes,
+    "others": others,
     "environment": environment,
     "read-file": read_file,
     "write-file": write_file,
@@ -226,6 +234,9 @@ def main() -> None:
             except Exception as error:  # the attack's own failure is a finding too
                 found = {"ok": False, "error": repr(error)}
             found["seed"] = message.get("seed")
+            if "--crash-if-found" in sys.argv and found["ok"]:  # in a tournament, a fault tells the test
+                sys.stderr.write(f"found: {found}\n")
+                sys.exit(3)
             reply: dict[str, Any] = {"type": "hello", "protocol": 1, "name": json.dumps(found)}
         elif kind == "choose":
             reply = {"type": "move", "move": message["legal"][0]}

@@ -89,7 +89,6 @@ __all__ = [
     "decider",
     "descend",
     "fixed_part",
-    "forget_moves",
     "frozen_cards",
     "holders_of",
     "legal",
@@ -538,13 +537,6 @@ def plays(core: Core, seat: int) -> list[int]:
 # order of plays(): every non-empty subset, highest first, for LEAD; each card, lowest first, for
 # BEAT and PASS; None until first needed.  A list rather than a dict: indexing it boxes no int.
 _RUNS: Final[list[tuple[Any, ...] | None]] = [None] * (((PASS << 2 | 3) << 11 | 2047) + 1)
-
-
-def forget_moves() -> None:
-    """Drop every run of move objects :func:`legal_moves` keeps: they are made afresh when next needed (after
-    code that should not have changed the shared move objects, an in-process bot, did: goat.moves)."""
-    for index in range(len(_RUNS)):
-        _RUNS[index] = None
 
 
 def _run(index: int, interned: dict[int, M], make: Callable[[int], M]) -> tuple[M, ...]:

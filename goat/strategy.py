@@ -539,7 +539,7 @@ def load_strategy(name: str, **options: Any) -> Strategy:
     factory = strategy_factory(name)
     try:
         strategy = factory(**options)
-    except KeyboardInterrupt:  # most likely the person's Ctrl-C: the arena tells a bot's own apart (seats.py)
+    except KeyboardInterrupt:  # the person's Ctrl-C, as in any Python code
         raise
     except BaseException as error:  # a plugin's failure, whatever it raised (GeneratorExit, its own BaseException)
         raise StrategyLoadError(f"the factory of strategy {name!r} raised {describe_error(error)}") from error

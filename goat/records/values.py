@@ -40,8 +40,9 @@ __all__ = [
 FORFEIT_DEFEAT: Final = _FORFEIT_DEFEAT
 
 #: What a fault can be: an in-process bot raised (``exception``), answered a move that is not legal or
-#: not a move (``illegal``), overran its budget (``timeout``) or changed objects or settings it was given,
-#: which the referee put back (``tamper``); a sealed bot also replied ``error``, broke the protocol
+#: not a move (``illegal``) or overran its budget (``timeout``; for a sealed bot, its CPU time too); ``tamper`` is
+#: found only in records of earlier versions, whose referee guarded in-process bots; a sealed bot also replied
+#: ``error``, broke the protocol
 #: (``protocol``), died (``crash``) or flooded its output (``flood``); ``disabled`` is a seat not asked
 #: again after an earlier fault.
 FAULT_KINDS: Final = ("exception", "illegal", "timeout", "tamper", "error", "protocol", "crash", "flood", "disabled")

@@ -250,7 +250,8 @@ def test_a_sealed_greedy_plays_exactly_as_an_in_process_greedy() -> None:
     assert sealed.entrants == inside.entrants
     bots = [ProcessStrategy(bot_command("greedy"), seed=seat) for seat in range(4)]
     inline = [goat.load_strategy("greedy", seed=seat) for seat in range(4)]
-    assert arena.play_match(bots, seed=2).games == arena.play_match(inline, seed=2).games
+    sealed_games, inline_games = arena.play_match(bots, seed=2).games, arena.play_match(inline, seed=2).games
+    assert [(g.moves, g.result, g.faults) for g in sealed_games] == [(g.moves, g.result, g.faults) for g in inline_games]
 
 
 def test_a_sealed_plugin_is_started_by_its_import_path_and_says_its_name() -> None:

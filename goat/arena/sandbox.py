@@ -269,10 +269,15 @@ def probe(mode: Sandbox = "auto") -> SandboxReport:
         bounded("cpu", "one cpu per bot", "unbounded: its processes may take every CPU"),
         Protection(
             "lifetime",
-            walled or "pids" in controllers,
-            "its PID namespace dies with the referee"
+            walled,
+            "its PID namespace dies with it and with the referee"
             if walled
-            else ("its cgroup is emptied when it ends" if "pids" in controllers else "its process group only"),
+            else "its process group and "
+            + (
+                "cgroup are killed when it ends, but not if the referee is killed"
+                if "pids" in controllers
+                else "no more: a process that left its group may live on"
+            ),
         ),
         Protection("environment", True, f"an allow-list ({', '.join(ENVIRONMENT[:3])}, …) and the organiser's own"),
     )

@@ -32,10 +32,10 @@ import time
 from pathlib import Path
 
 import goat
+from goat.arena.game import InProcessSeat, SealedSeat, Seat, close, launch
 from goat.arena.game import _play as play
 from goat.arena.sandbox import Sandbox
 from goat.arena.sealed import ProcessStrategy, bot_command, import_path_env, split_command
-from goat.arena.seats import InProcessSeat, SealedSeat, Seat, close, launch
 
 # Each game also sends every seat a start_game and an end_game: 8 round trips besides the decisions.
 HOOKS_PER_GAME = 8

@@ -251,7 +251,8 @@ def test_a_sealed_greedy_plays_exactly_as_an_in_process_greedy() -> None:
     bots = [ProcessStrategy(bot_command("greedy"), seed=seat) for seat in range(4)]
     inline = [goat.load_strategy("greedy", seed=seat) for seat in range(4)]
     sealed_games, inline_games = arena.play_match(bots, seed=2).games, arena.play_match(inline, seed=2).games
-    assert [(g.moves, g.result, g.faults) for g in sealed_games] == [(g.moves, g.result, g.faults) for g in inline_games]
+    played = [[(g.moves, g.result, g.faults) for g in games] for games in (sealed_games, inline_games)]
+    assert played[0] == played[1]
 
 
 def test_a_sealed_plugin_is_started_by_its_import_path_and_says_its_name() -> None:

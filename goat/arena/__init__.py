@@ -67,5 +67,5 @@ _LAZY = {
 
 
 __getattr__, __dir__ = lazy(
-    __name__, _LAZY, globals(), submodules=("game", "protocol", "sealed", "seats", "stats", "tournament")
+    __name__, _LAZY, globals(), submodules=("game", "protocol", "sandbox", "sealed", "stats", "tournament")
 )

@@ -28,10 +28,9 @@ from typing import Any, Literal
 
 import attrs
 
-from goat.arena.game import FaultPolicy, _check_seed, check_policy, play_match
+from goat.arena.game import FaultPolicy, SeatFault, _check_seed, build_bot, check_policy, play_match
 from goat.arena.sandbox import DEFAULT_MEMORY_MB, DEFAULT_PROCESSES, Limits, Sandbox, check_mode, require
 from goat.arena.sealed import BotFault, ProcessStrategy, bot_command, import_path_env, split_command
-from goat.arena.seats import SeatFault, build_bot
 from goat.arena.stats import MatchOutcome, TournamentResult, totals
 from goat.errors import GoatError, describe_error, shown
 from goat.strategy import (

@@ -342,3 +342,23 @@ def test_every_record_of_a_sealed_match_says_what_confined_its_bots() -> None:
     assert records.loads(records.dumps(played)).headers == played.headers  # kept in the file
     inside = arena.play_game([goat.load_strategy("random", seed=s) for s in range(4)], seed=5)
     assert inside.headers == ()
+
+
+@walled
+def test_a_tournaments_first_hello_runs_under_the_limits_of_its_matches() -> None:
+    from goat import arena
+    from goat.strategy import StrategyLoadError
+
+    _require("memory per bot")
+    hog = f"exec:{sys.executable} {SPY} hog 400"
+    with pytest.raises(StrategyLoadError, match="does not start"):
+        arena.run_tournament([hog, "random"], matches=2, seed=1, memory_mb=200, time_limit=5.0)
+
+
+def test_a_tournaments_sealed_bots_are_not_seeded_from_its_seed() -> None:
+    from goat.arena import Entrant
+
+    bots = [Entrant(f"exec:{sys.executable} {SPY} environment").player(seed) for seed in (7, 7)]
+    assert isinstance(bots[0], ProcessStrategy) and isinstance(bots[1], ProcessStrategy)
+    assert bots[0].seed != 7 and bots[0].seed != bots[1].seed
+    assert not isinstance(Entrant("random").player(7), ProcessStrategy)

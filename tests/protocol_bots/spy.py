@@ -176,6 +176,15 @@ def memory() -> dict[str, Any]:
     return {"ok": alive == 4, "alive": alive}
 
 
+def hog() -> dict[str, Any]:
+    """Hold ARGUMENT MiB in this one process."""
+    block = bytearray(int(ARGUMENT) << 20)
+    for at in range(0, len(block), 4096):
+        block[at] = 1
+    globals()["_kept"] = block
+    return {"ok": True}
+
+
 def fork_bomb() -> dict[str, Any]:
     made = 0
     for _ in range(int(ARGUMENT or 1000)):
@@ -220,6 +229,7 @@ ATTACKS: dict[str, Callable[[], dict[str, Any]]] = {
     "spin": spin,
     "memory": memory,
     "fork-bomb": fork_bomb,
+    "hog": hog,
     "burn": burn,
 }
 

@@ -109,6 +109,8 @@ class Sealing:
 
     limits: Limits = attrs.field(factory=Limits)
     sandbox: Sandbox = "auto"
+    #: more directories the bots may not see: where the organiser writes records, logs and saves
+    hidden: tuple[str, ...] = attrs.field(default=(), converter=tuple)
 
 
 @attrs.frozen
@@ -133,6 +135,7 @@ class _Plan:
                 cpu_seconds=sealing.limits.cpu_seconds,
                 processes=sealing.limits.processes,
                 sandbox=sealing.sandbox,
+                hidden=sealing.hidden,
                 name=self.title,
                 # a bot served by this interpreter finds the plugins this process finds
                 env=import_path_env() if self.sealed[:3] == tuple(bot_command(""))[:3] else None,
@@ -336,6 +339,7 @@ def run_tournament(
     cpu_seconds: int | None = None,
     processes: int | None = DEFAULT_PROCESSES,
     sandbox: Sandbox = "auto",
+    hidden: Iterable[str] = (),
 ) -> TournamentResult:
     """A duplicate round-robin: every pairing plays ``matches`` matches, half with each team side.
 
@@ -352,7 +356,8 @@ def run_tournament(
     ``isolation`` is how entrants play (each :class:`Entrant` may override it): ``"process"`` seals
     every seat in a child process (killed when it overruns ``time_limit``), confined as ``sandbox``
     asks (see :mod:`goat.arena.sandbox`) and bounded, all its processes together, by ``memory_mb``,
-    ``cpu_seconds`` and ``processes``; ``"none"`` plays in the worker's process; ``"auto"`` (the
+    ``cpu_seconds`` and ``processes``, and kept from the directories named in ``hidden`` (where you write
+    records) as from the working directory; ``"none"`` plays in the worker's process; ``"auto"`` (the
     default) seals every strategy whose code is not goat's own (other distributions' plugins, whatever
     their name, and ``exec:`` bots), and plays goat's own bots, import paths and this process's
     registered strategies (the user's own code) in-process.  :attr:`TournamentResult.sandbox` says what
@@ -377,7 +382,7 @@ def run_tournament(
     for what, limit in (("memory_mb", memory_mb), ("cpu_seconds", cpu_seconds), ("processes", processes)):
         if limit is not None and (type(limit) is not int or limit < 1):
             raise ValueError(f"{what} must be a positive int, not {shown(limit)}")
-    sealing = Sealing(Limits(memory_mb, cpu_seconds, processes), check_mode(sandbox))
+    sealing = Sealing(Limits(memory_mb, cpu_seconds, processes), check_mode(sandbox), tuple(map(str, hidden)))
     plans = [_plan(entrant, isolation) for entrant in field]
     # what confines the sealed bots, said in the result; refused here, before anything runs, if "required" fails
     confined = require(sandbox).summary if any(plan.sealed is not None for plan in plans) else None

@@ -382,7 +382,7 @@ def run_tournament(
     for what, limit in (("memory_mb", memory_mb), ("cpu_seconds", cpu_seconds), ("processes", processes)):
         if limit is not None and (type(limit) is not int or limit < 1):
             raise ValueError(f"{what} must be a positive int, not {shown(limit)}")
-    sealing = Sealing(Limits(memory_mb, cpu_seconds, processes), check_mode(sandbox), tuple(map(str, hidden)))
+    sealing = Sealing(Limits(memory_mb, cpu_seconds, processes), check_mode(sandbox), tuple(os.fspath(path) for path in hidden))
     plans = [_plan(entrant, isolation) for entrant in field]
     # what confines the sealed bots, said in the result; refused here, before anything runs, if "required" fails
     confined = require(sandbox).summary if any(plan.sealed is not None for plan in plans) else None

@@ -110,7 +110,7 @@ class Sealing:
     limits: Limits = attrs.field(factory=Limits)
     sandbox: Sandbox = "auto"
     #: more directories the bots may not see: where the organiser writes records, logs and saves
-    hidden: tuple[str, ...] = attrs.field(default=(), converter=tuple)
+    hidden: tuple[str, ...] = ()
 
 
 @attrs.frozen

@@ -10,12 +10,14 @@ from __future__ import annotations
 import datetime
 import json
 import math
+import os
 import platform
 import random
 import re
 import secrets
 import sys
 import textwrap
+from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any, TextIO
@@ -45,6 +47,7 @@ except ImportError as error:  # pragma: no cover - exercised in a subprocess tes
 
 import goat
 from goat import arena, records, tui
+from goat.arena import sandbox as sandboxes
 from goat.arena.sandbox import SANDBOXES, Sandbox, SandboxError
 from goat.arena.tournament import Sealing
 from goat.rules import play
@@ -75,17 +78,19 @@ def _load(
     isolation: arena.Isolation = "auto",
     time_limit: float | None = None,
     sandbox: Sandbox = "auto",
+    hidden: tuple[str, ...] = (),
 ) -> Strategy:
     """Build a bot from a name or a spec such as ``ismcts[time_ms=50]``, in-process or sealed as a tournament would.
 
     ``seed`` seeds an in-process bot only: a sealed bot is told a seed the system draws for it alone, for
     one derived from the deal's seed would let it work out every hand.  A sealed bot is started and greeted
-    at once (for ``seat``), confined as ``sandbox`` asks, so that one that cannot start fails here.  A name
-    or spec that is wrong is bad usage (exit 2); a bot that is broken, a failed run (exit 1).
+    at once (for ``seat``), confined as ``sandbox`` asks and kept from the directories in ``hidden`` (see
+    :func:`_record_directories`), so that one that cannot start fails here.  A name or spec that is wrong is
+    bad usage (exit 2); a bot that is broken, a failed run (exit 1).
     """
     try:
         bot = arena.Entrant(spec).player(
-            seed, isolation=isolation, time_limit=time_limit, sealing=Sealing(sandbox=sandbox)
+            seed, isolation=isolation, time_limit=time_limit, sealing=Sealing(sandbox=sandbox, hidden=hidden)
         )
         if isinstance(bot, arena.ProcessStrategy):
             bot.hello(seat)
@@ -103,6 +108,38 @@ def _load(
             # the factory refused its options ('ismcts[foo=1]', 'ismcts[time_ms=0]'): bad usage, as a bad name is
             raise click.BadParameter(printable(str(error)), param_hint=param) from None
         raise click.ClickException(printable(str(error))) from None
+
+
+def _record_directories(*files: Path | TextIO | None) -> tuple[str, ...]:
+    """The directories of the files a command keeps records in (a save it writes or resumes, a games log, results),
+    absolute: its sealed bots may not see them, as they may not see its working directory.  A record tells a bot
+    the seed, and so every hand; the directory may hold others.  A stream or a device (``-``, ``/dev/stdout``) is
+    no record's place: nothing is hidden for it."""
+    directories: list[str] = []
+    for file in files:
+        if isinstance(file, Path):  # a path to write, which may not exist yet
+            path = os.path.abspath(file)
+            if os.path.exists(path) and not os.path.isfile(path):
+                continue
+        else:  # a file opened already (click opens it before the run): a file on disk, or nothing to hide
+            name = getattr(file, "name", None)
+            if not isinstance(name, str) or not os.path.isfile(name):
+                continue
+            path = os.path.abspath(name)
+        directories.append(os.path.dirname(path))
+    return tuple(dict.fromkeys(directories))
+
+
+def _tell_what_is_missing(bots: Iterable[Strategy], sandbox: Sandbox) -> None:
+    """Say on stderr, before the play, which protections the sealed bots among ``bots`` run without on this
+    machine, if any: with ``--sandbox auto`` they play all the same, and the organiser should know."""
+    if not any(isinstance(bot, arena.ProcessStrategy) for bot in bots):
+        return
+    missing = sandboxes.probe(sandbox).missing()
+    if missing:
+        mode = "--sandbox none; " if sandbox == "none" else ""
+        names = ", ".join(protection.name for protection in missing)
+        click.echo(f"Sealed bots run without: {names} ({mode}see 'goat sandbox')", err=True)
 
 
 def _isolation_option(function: Any) -> Any:
@@ -213,12 +250,22 @@ def main() -> None:
 # --- goat play --------------------------------------------------------------------
 
 
-def table_bots(seat: int, partner: str, opponents: str, seed: int, sandbox: Sandbox = "auto") -> dict[int, Strategy]:
+def table_bots(
+    seat: int, partner: str, opponents: str, seed: int, sandbox: Sandbox = "auto", hidden: tuple[str, ...] = ()
+) -> dict[int, Strategy]:
     """The three bots at a person's table, in-process ones seeded from ``seed`` (tests rebuild the same table);
-    a sealed one gets a seed of its own from the system (see :func:`_load`)."""
+    a sealed one gets a seed of its own from the system, and does not see the directories in ``hidden``
+    (see :func:`_load`)."""
     names = {(seat + 2) % 4: partner, (seat + 1) % 4: opponents, (seat + 3) % 4: opponents}
     return {
-        s: _load(name, seed * 4 + s, "--partner" if s == (seat + 2) % 4 else "--opponents", seat=s, sandbox=sandbox)
+        s: _load(
+            name,
+            seed * 4 + s,
+            "--partner" if s == (seat + 2) % 4 else "--opponents",
+            seat=s,
+            sandbox=sandbox,
+            hidden=hidden,
+        )
         for s, name in names.items()
     }
 
@@ -279,7 +326,9 @@ def play_command(
     if seed is None:
         seed = random_seed()
     console = _console()
-    bots = table_bots(seat, partner, opponents, seed, sandbox)
+    # the save (and the file resumed) holds the seed: a sealed bot that read it would know every hand
+    bots = table_bots(seat, partner, opponents, seed, sandbox, _record_directories(save, resume))
+    _tell_what_is_missing(bots.values(), sandbox)
     # the names may come from a saved file: escaped wherever they are shown
     partner_shown, opponents_shown = printable(partner), printable(opponents)
     names = {s: partner_shown if s == (seat + 2) % 4 else opponents_shown for s in bots}
@@ -605,9 +654,11 @@ def match_command(
             isolation=isolation,
             time_limit=time_limit,
             sandbox=sandbox,
+            hidden=_record_directories(games_log),  # the log holds the seed of every game: every hand
         )
         for s in range(4)
     ]
+    _tell_what_is_missing(players, sandbox)
     names = tuple(team_a if s % 2 == 0 else team_b for s in range(4))
     played = arena.play_match(players, seed=seed, names=names, on_fault="forfeit", time_limit=time_limit)
     console = _console()
@@ -703,10 +754,14 @@ def tournament_command(
         )
     if seed is None:
         seed = random_seed()
+    hidden = _record_directories(json_file)  # the results name the seed, and the directory may hold more
+    sealed = []
     for name in names:
-        bot = _load(name, 0, "NAMES", isolation=isolation, sandbox=sandbox)
+        bot = _load(name, 0, "NAMES", isolation=isolation, sandbox=sandbox, hidden=hidden)
         if isinstance(bot, arena.ProcessStrategy):
             bot.close()
+            sealed.append(bot)
+    _tell_what_is_missing(sealed, sandbox)
     console = _console()
     if progress is None:
         progress = sys.stderr.isatty()
@@ -730,6 +785,7 @@ def tournament_command(
                 isolation=isolation,
                 time_limit=time_limit,
                 sandbox=sandbox,
+                hidden=hidden,
             )
     except (goat.GoatError, SandboxError, ValueError) as error:  # an entrant that fails where the matches run
         raise click.ClickException(printable(str(error))) from None

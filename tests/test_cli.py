@@ -613,3 +613,133 @@ def test_sandbox_option_reaches_the_sealed_bots() -> None:
     # in-process bots need no sandbox: required is no obstacle to them
     assert invoke("match", "greedy", "random", "--seed", "2", "--sandbox", "required").exit_code == 0
     assert CliRunner().invoke(main, ["match", "greedy", "random", "--sandbox", "strict"]).exit_code == 2
+
+
+@pytest.mark.usefixtures("missing_cpu")
+def test_every_command_that_plays_sealed_bots_says_first_what_they_run_without() -> None:
+    # Found by a review: with --sandbox auto, a machine without a protection played sealed bots without a word.
+    bot = f"exec:{sys.executable} -m goat.arena greedy"
+    told = "Sealed bots run without: one cpu per bot (see 'goat sandbox')"
+    for command, first in (
+        (["match", bot, "random", "--seed", "2"], "game  1"),
+        (["tournament", bot, "random", "--matches", "2", "--no-progress"], "Duplicate round-robin"),
+        (["play", "--partner", bot, "--seed", "2"], "Goat — you sit"),
+    ):
+        result = CliRunner().invoke(main, command, input="quit\ny\n")
+        assert result.exit_code == 0, result.output
+        assert result.stderr.splitlines().count(told) == 1, command
+        assert result.output.index(told) < result.output.index(first), command
+        assert told not in result.stdout
+    tournament = CliRunner().invoke(main, ["tournament", bot, "random", "--matches", "2", "--no-progress"])
+    assert "Sealed bots ran under: " in tournament.stdout  # and what they ran under, after
+    # in-process bots are not sealed: nothing to say
+    for command in (["match", "greedy", "random"], ["tournament", "greedy", "random", "--matches", "2"], ["play"]):
+        assert "Sealed bots" not in CliRunner().invoke(main, command, input="quit\ny\n").output, command
+
+
+def test_sealed_bots_without_namespaces_are_told_without_each_protection(monkeypatch: pytest.MonkeyPatch) -> None:
+    from goat.arena import sandbox
+
+    monkeypatch.setattr(sandbox, "_bubblewrap", lambda: (None, "bwrap not found"))
+    sandbox.probe.cache_clear()
+    try:
+        result = CliRunner().invoke(main, ["match", f"exec:{sys.executable} -m goat.arena greedy", "random"])
+        missing = [p.name for p in sandbox.probe().missing()]
+    finally:
+        sandbox.probe.cache_clear()
+    assert result.exit_code == 0, result.output
+    assert "namespaces" in missing and "filesystem" in missing
+    assert f"Sealed bots run without: {', '.join(missing)} (see 'goat sandbox')" in result.stderr.splitlines()
+    unsandboxed = CliRunner().invoke(
+        main, ["match", f"exec:{sys.executable} -m goat.arena greedy", "random", "--sandbox", "none"]
+    )
+    assert "Sealed bots run without: namespaces" in unsandboxed.stderr and "(--sandbox none; see" in unsandboxed.stderr
+
+
+# --- the organiser's records, kept from sealed bots ---------------------------------------------------------
+
+#: A protocol bot that looks, before it answers anything, for files whose paths are written in its source (not on
+#: its command line: the paths a bot's command names are shown to it on purpose): it crashes (exit 3) if it can
+#: read one, and plays its first legal move otherwise.
+PRYING_BOT = """\
+import json
+import sys
+
+for path in {paths!r}:
+    try:
+        with open(path, "rb") as file:
+            file.read(1)
+    except OSError:
+        continue
+    sys.stderr.write("I read " + path + "\\n")
+    sys.exit(3)
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] == "quit":
+        break
+    if message["type"] == "hello":
+        reply = {{"type": "hello", "protocol": 1, "name": "prying"}}
+    elif message["type"] == "choose":
+        reply = {{"type": "move", "move": message["legal"][0]}}
+    else:
+        reply = {{"type": "ok"}}
+    sys.stdout.write(json.dumps(reply) + "\\n")
+    sys.stdout.flush()
+"""
+
+
+def test_the_directories_hidden_are_those_of_record_files_not_of_streams_or_devices(tmp_path: Path) -> None:
+    from goat.cli import _record_directories
+
+    log = tmp_path / "logs" / "games.jsonl"
+    log.parent.mkdir()
+    log.touch()
+    with log.open("w") as opened:
+        found = _record_directories(None, Path("x.json"), opened, tmp_path / "new" / "t.json", log)
+    assert found == (os.getcwd(), str(log.parent), str(tmp_path / "new"))  # each once, absolute
+    with open(os.devnull, "w") as null:
+        assert _record_directories(Path("/dev/null"), null, sys.stdout, sys.stderr) == ()
+
+
+@pytest.mark.parametrize("command", ["match", "tournament", "play --save", "play --resume"])
+def test_a_sealed_bot_cannot_read_the_directories_the_command_keeps_records_in(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    # Found by a review: 'goat play --save /root/goat-saves/t.json' against an exec: bot, which read the seed from
+    # the save file (outside the working directory, which alone was hidden), dealt every game again and knew all
+    # hands; as could one against 'goat match --games-log' or 'goat tournament --json' anywhere else.
+    from goat.arena import sandbox
+
+    if not all(p.holds for p in sandbox.probe().protections if p.name in ("namespaces", "filesystem")):
+        pytest.skip("no sandbox hides directories on this machine")
+    # /tmp is hidden from every sealed bot anyway: as if the records were kept where nothing hides them but the command
+    monkeypatch.setattr(sandbox, "_SHARED", tuple(d for d in sandbox._SHARED if d != "/tmp"))
+    kept = tmp_path / "records"
+    kept.mkdir()
+    secret = kept / "earlier.json"
+    secret.write_text('{"seed": "5"}\n')
+    other = tmp_path / "other"
+    other.mkdir()
+    (tmp_path / "bot").mkdir()
+    script = tmp_path / "bot" / "prying.py"
+    script.write_text(PRYING_BOT.format(paths=[str(secret), str(other / "later.json")]))
+    bot = f"exec:{sys.executable} {script}"
+    args = {
+        "match": ["match", bot, "greedy", "--seed", "3", "--games-log", str(kept / "games.jsonl")],
+        "tournament": ["tournament", bot, "greedy", "--matches", "2", "--no-progress", "--json", str(kept / "r.json")],
+        "play --save": ["play", "--partner", bot, "--save", str(kept / "match.json")],
+        "play --resume": [
+            "play",
+            "--partner",
+            bot,
+            "--resume",
+            str(_saved_with(kept, partner=bot)),
+            "--save",
+            str(other / "later.json"),
+        ],
+    }[command]
+    if command == "play --resume":
+        (other / "later.json").write_text("{}")
+    result = CliRunner().invoke(main, args, input="quit\ny\n")
+    assert result.exit_code == 0, result.output
+    assert "fault" not in result.output and "I read" not in result.output

@@ -65,10 +65,12 @@ def test_the_report_names_every_protection_and_says_how_each_holds() -> None:
         "namespaces",
         "filesystem",
         "network",
+        "syscall filter",
         "memory per bot",
         "cpu time per bot",
         "processes per bot",
         "one cpu per bot",
+        "frozen between turns",
         "lifetime",
         "environment",
     ]
@@ -182,15 +184,39 @@ def _cpu(bot: ProcessStrategy) -> float:
 
 
 @walled
-def test_spinning_processes_in_sessions_of_their_own_get_one_cpu_at_most(bots: list[ProcessStrategy]) -> None:
-    _require("one cpu per bot", "cpu time per bot")
-    bots.append(spy("spin", 6))
-    found(bots[0])
-    before, started = _cpu(bots[0]), time.monotonic()
-    time.sleep(1.0)
-    rate = (_cpu(bots[0]) - before) / (time.monotonic() - started)
-    assert rate < 1.15  # six spinners, and not more than one CPU between them
+def test_spinning_processes_get_one_cpu_in_its_turn_and_none_after(bots: list[ProcessStrategy]) -> None:
+    _require("one cpu per bot", "cpu time per bot", "frozen between turns")
+    bots.append(spy("spin-turn", 1.0))
+    began = time.monotonic()
+    found(bots[0])  # four spinners in sessions of their own, a second of its turn with them
+    turn = time.monotonic() - began
+    used = _cpu(bots[0])
+    assert used < 1.15 * turn  # not more than one CPU between them while it thinks
+    time.sleep(0.5)
+    assert _cpu(bots[0]) - used < 0.05  # and nothing while the others think: frozen
     bots[0].close()
+
+
+@walled
+@pytest.mark.parametrize(("hold", "test"), [("lock-hold", "lock-test")])
+def test_partners_cannot_signal_through_locks_on_files_they_both_can_read(
+    bots: list[ProcessStrategy], hold: str, test: str
+) -> None:
+    _require("syscall filter")
+    shared = "/etc/hostname" if os.path.exists("/etc/hostname") else sys.executable
+    bots.append(spy(hold, shared))
+    assert found(bots[0])["ok"] is False  # it cannot take the lock at all
+    bots.append(spy(test, shared))
+    assert found(bots[1], seat=2)["ok"] is False
+
+
+@walled
+def test_a_bot_cannot_watch_files_or_see_the_control_groups(bots: list[ProcessStrategy]) -> None:
+    _require("syscall filter", "filesystem")
+    bots.append(spy("watch"))
+    assert found(bots[0])["ok"] is False  # no inotify: another bot's reading of a file is no message
+    bots.append(spy("cgroups"))
+    assert found(bots[1])["ok"] is False  # no other bot's group, memory or CPU count to read
 
 
 @walled
@@ -362,3 +388,58 @@ def test_a_tournaments_sealed_bots_are_not_seeded_from_its_seed() -> None:
     assert isinstance(bots[0], ProcessStrategy) and isinstance(bots[1], ProcessStrategy)
     assert bots[0].seed != 7 and bots[0].seed != bots[1].seed
     assert not isinstance(Entrant("random").player(7), ProcessStrategy)
+
+
+def test_a_plugin_that_puts_its_module_inside_goats_package_is_still_sealed(fake_distribution: Any) -> None:
+    from goat.arena.tournament import Entrant
+
+    # a wheel may install files under goat/: the module name, not the place, says what is goat's own
+    fake_distribution("evil-goat-bot", {"evil": "goat.bots.contrib_evil:factory"})
+    bot = Entrant("evil").player(1)
+    assert isinstance(bot, ProcessStrategy)
+    bot.close()
+
+
+def test_goats_own_entry_points_are_its_trusted_modules() -> None:
+    import tomllib
+
+    from goat.bots import OWN_MODULES
+
+    project = tomllib.loads((Path(__file__).parent.parent / "pyproject.toml").read_text())
+    targets = project["project"]["entry-points"]["goat.strategies"].values()
+    assert {target.split(":")[0] for target in targets} == OWN_MODULES
+
+
+@walled
+def test_a_path_a_bot_names_through_a_symbolic_link_does_not_show_a_hidden_directory(
+    bots: list[ProcessStrategy], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _require("filesystem")
+    referee = tmp_path / "referee"
+    referee.mkdir()
+    (referee / "games.jsonl").write_text('{"hands": "everything"}\n')
+    monkeypatch.chdir(referee)
+    submitted = tmp_path / "submitted"
+    submitted.mkdir()
+    (submitted / "data").symlink_to(referee)  # the bot's folder, as its author sent it
+    bots.append(spy("read-file", submitted / "data" / "games.jsonl"))
+    assert found(bots[0])["ok"] is False
+
+
+def test_groups_left_by_a_referee_that_died_are_swept_away() -> None:
+    probe = spy("environment")
+    found(probe)
+    assert probe.process.confinement is not None
+    group = probe.process.confinement.group
+    if group is None:
+        pytest.skip("no cgroups here")
+    parents = {os.path.dirname(path) for path in group.directories.values()}
+    probe.close()
+    dead = 2**22 + 12345  # above the kernel's largest PID
+    stale = [os.path.join(parent, f"goat-bot-{dead}-0-test") for parent in parents]
+    for path in stale:
+        os.mkdir(path)
+    sandbox._sweep.cache_clear()  # it sweeps once a process
+    with spy("environment") as bot:
+        found(bot)
+    assert not any(os.path.exists(path) for path in stale)

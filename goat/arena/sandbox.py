@@ -67,6 +67,8 @@ _CPU_PERIOD: Final = 100_000
 _SCRATCH: Final = "/tmp"
 #: Directories every process on the machine may write, hidden behind empty private ones.
 _SHARED: Final = ("/tmp", "/var/tmp", "/dev/shm", "/run")
+#: Of those, the bot's own writable ones (their size counts as its memory).
+_PRIVATE: Final = ("/tmp", "/dev/shm")
 
 
 class SandboxError(RuntimeError):
@@ -99,9 +101,11 @@ class SandboxReport:
         missing = [protection.name for protection in self.missing()]
         if self.mode == "none":
             return "none (sandbox='none')"
-        held = "bubblewrap" if self.protections[0].holds else "no namespaces"
+        named = {protection.name: protection for protection in self.protections}
+        held = "bubblewrap" if named["namespaces"].holds else "no namespaces"
+        cgroup = named["memory per bot"].how.split(":")[0] if named["memory per bot"].holds else "no cgroup"
         tail = f"; missing: {', '.join(missing)}" if missing else ""
-        return f"{held}; {self.protections[3].how.split(':')[0]}{tail}"
+        return f"{held}; {cgroup}{tail}"
 
 
 @attrs.frozen
@@ -148,6 +152,51 @@ def _bubblewrap() -> tuple[str | None, str]:
         said = tried.stderr.decode("utf-8", "replace").strip().splitlines()
         return None, f"{found} is refused here: {said[-1] if said else f'exit status {tried.returncode}'}"
     return found, found
+
+
+#: System calls a sealed bot may not make: they would let two bots that see the same read-only files talk through
+#: them (file locks, inotify and fanotify watches), or through what the kernel keeps per user or per machine
+#: (key rings, system-wide counters, performance counters).  Each fails with EPERM.
+_REFUSED_CALLS: Final = (
+    "flock",
+    "inotify_init",
+    "inotify_init1",
+    "fanotify_init",
+    "add_key",
+    "request_key",
+    "keyctl",
+    "sysinfo",
+    "perf_event_open",
+    "userfaultfd",
+    "bpf",
+)
+#: fcntl's commands that take, test or lease locks: F_GETLK, F_SETLK, F_SETLKW, F_OFD_GETLK, F_OFD_SETLK,
+#: F_OFD_SETLKW, F_SETLEASE, F_GETLEASE, F_NOTIFY (directory change notices).
+_REFUSED_FCNTL: Final = (5, 6, 7, 36, 37, 38, 1024, 1025, 1026)
+
+
+@functools.cache
+def _syscall_filter() -> tuple[bytes | None, str]:
+    """The seccomp program (BPF) that refuses :data:`_REFUSED_CALLS`, made with libseccomp; or why there is none."""
+    try:
+        import pyseccomp as seccomp  # type: ignore[import-untyped]
+    except (ImportError, OSError) as error:  # the binding, or the system's libseccomp, is missing
+        return None, f"no libseccomp binding ({error}): pip install 'goat-cards[sandbox]'"
+    import errno
+
+    try:
+        refused = seccomp.ERRNO(errno.EPERM)
+        program = seccomp.SyscallFilter(defaction=seccomp.ALLOW)
+        for name in _REFUSED_CALLS:
+            program.add_rule(refused, name)
+        for command in _REFUSED_FCNTL:
+            program.add_rule(refused, "fcntl", seccomp.Arg(1, seccomp.EQ, command))
+        with tempfile.TemporaryFile() as file:
+            program.export_bpf(file)
+            file.seek(0)
+            return file.read(), "seccomp (libseccomp): no file locks, file watches, key rings, system counters"
+    except Exception as error:  # libseccomp refused the rules (an architecture it does not know)
+        return None, f"libseccomp could not make the filter: {error}"
 
 
 @attrs.frozen
@@ -251,6 +300,7 @@ def probe(mode: Sandbox = "auto") -> SandboxReport:
         return Protection(what, False, f"{fallback} ({where})")
 
     walled = bwrap is not None
+    program, filtered = _syscall_filter()
     protections = (
         Protection("namespaces", walled, "bubblewrap: own user, PID, network, IPC, UTS, mount" if walled else told),
         Protection(
@@ -259,6 +309,7 @@ def probe(mode: Sandbox = "auto") -> SandboxReport:
             "read-only system; referee's directory, /tmp, /dev/shm hidden; private /tmp" if walled else told,
         ),
         Protection("network", walled, "none: a network namespace of its own" if walled else told),
+        Protection("syscall filter", walled and program is not None, filtered if walled else told),
         bounded("memory", "memory per bot", "per process only (RLIMIT_AS)"),
         bounded(
             "cpuacct" if hierarchy is not None and hierarchy.version == 1 else "cpu",
@@ -267,6 +318,13 @@ def probe(mode: Sandbox = "auto") -> SandboxReport:
         ),
         bounded("pids", "processes per bot", "unbounded: RLIMIT_NPROC counts the whole user"),
         bounded("cpu", "one cpu per bot", "unbounded: its processes may take every CPU"),
+        Protection(
+            "frozen between turns",
+            "pids" in controllers,
+            f"{where}: its processes stopped until it is asked"
+            if "pids" in controllers
+            else f"it runs between its turns too ({where})",
+        ),
         Protection(
             "lifetime",
             walled,
@@ -312,7 +370,10 @@ class BotGroup:
     """One bot's control group: made with its limits before the bot starts, emptied and removed after."""
 
     def __init__(self, hierarchy: _Hierarchy, limits: Limits) -> None:
+        _sweep(hierarchy)
         self.version = hierarchy.version
+        self.frozen = False
+        self.stopped: set[int] = set()  # the processes stopped by freeze()
         name = f"goat-bot-{os.getpid()}-{next(_COUNTER)}-{secrets.token_hex(3)}"
         self.directories: dict[str, str] = {}
         made: list[str] = []
@@ -356,6 +417,32 @@ class BotGroup:
         self._write("cpu", "cpu.cfs_period_us", str(_CPU_PERIOD))
         self._write("cpu", "cpu.cfs_quota_us", str(_CPU_PERIOD))
 
+    def freeze(self) -> None:
+        """Stop every process of the bot until :meth:`thaw`: it is not its turn, it may not use the CPU.
+
+        SIGSTOP rather than the cgroup freezer: a stopped process still dies of SIGKILL, so a bot stopped when its
+        referee is killed dies with it (a process frozen by cgroup v1's freezer would wait, frozen, for ever)."""
+        if self.frozen:
+            return
+        for _ in range(8):  # until no process is left running: one may have forked as the others were stopped
+            running = self.pids() - self.stopped
+            if not running:
+                break
+            for pid in running:
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGSTOP)
+            self.stopped |= running
+        self.frozen = True
+
+    def thaw(self) -> None:
+        """Let the bot's processes run again."""
+        if self.frozen:
+            for pid in self.stopped:
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGCONT)
+            self.stopped = set()
+            self.frozen = False
+
     def procs_files(self) -> list[str]:
         """The files a process writes its pid to, to join the group in every hierarchy."""
         return [os.path.join(directory, "cgroup.procs") for directory in dict.fromkeys(self.directories.values())]
@@ -373,11 +460,11 @@ class BotGroup:
             return None
 
     def pids(self) -> set[int]:
-        found: set[int] = set()
-        for procs in self.procs_files():
+        """The bot's processes (every hierarchy holds the same ones)."""
+        for procs in self.procs_files()[:1]:
             with contextlib.suppress(OSError, ValueError):
-                found.update(int(pid) for pid in Path(procs).read_text().split())
-        return found
+                return {int(pid) for pid in Path(procs).read_text().split()}
+        return set()
 
     def close(self) -> None:
         """Kill every process left in the group and remove it."""
@@ -397,15 +484,46 @@ class BotGroup:
                         os.kill(pid, signal.SIGKILL)
             time.sleep(0.002)
         for directory in dict.fromkeys(self.directories.values()):
-            for _ in range(50):
-                try:
-                    os.rmdir(directory)
-                    break
-                except FileNotFoundError:
-                    break
-                except OSError:  # the last task is still leaving
-                    time.sleep(0.002)
+            _remove(directory)
         self.directories = {}
+
+
+def _remove(directory: str) -> None:
+    """Remove an emptied group, waiting up to a second for its last tasks to leave (a later sweep takes what is
+    left)."""
+    for _ in range(200):
+        try:
+            os.rmdir(directory)
+            return
+        except FileNotFoundError:
+            return
+        except OSError:
+            time.sleep(0.005)
+
+
+@functools.cache
+def _sweep(hierarchy: _Hierarchy) -> None:
+    """Once per process: remove the groups that referees which died without cleaning up left (``goat-bot-PID-*``
+    of a PID no longer running), killing whatever still runs in them."""
+    for _, parent in hierarchy.paths:
+        try:
+            names = [name for name in os.listdir(parent) if name.startswith("goat-bot-")]
+        except OSError:
+            continue
+        for name in names:
+            try:
+                os.kill(int(name.split("-")[2]), 0)
+                continue  # its referee lives
+            except (ValueError, IndexError, ProcessLookupError):
+                pass
+            except PermissionError:
+                continue
+            directory = os.path.join(parent, name)
+            with contextlib.suppress(OSError, ValueError):
+                for pid in Path(directory, "cgroup.procs").read_text().split():
+                    with contextlib.suppress(OSError):
+                        os.kill(int(pid), signal.SIGKILL)
+            _remove(directory)
 
 
 # A shell that joins the bot's cgroup (the pid files before "--") and sets the per-process limits that stand in for
@@ -423,6 +541,13 @@ class Confinement:
     group: BotGroup | None
     scratch: str | None  #: a directory of the referee's to remove when the bot ends (without bubblewrap)
     report: SandboxReport
+    fds: tuple[int, ...] = ()  #: descriptors the child inherits (the syscall filter), closed once it has started
+
+    def started(self) -> None:
+        """The child has its copies of :attr:`fds`: the referee's are closed."""
+        for fd in self.fds:
+            with contextlib.suppress(OSError):
+                os.close(fd)
 
     @property
     def walled(self) -> bool:
@@ -470,8 +595,8 @@ def _tree_cpu_seconds(root: int) -> float | None:
 def _bound_paths(argv: Sequence[str]) -> tuple[list[str], list[tuple[str, str]]]:
     """What of the referee's files a bot's command needs: the program's installation, and the files it names.
 
-    Returns the absolute paths to show read-only where they are, and (absolute, relative) pairs of the words that
-    name a file relative to the referee's directory, to show at that relative place in the bot's own directory.
+    Returns the absolute paths to show read-only where they are, and (path, relative name) pairs of the words
+    that name a file relative to the referee's directory, to show at that name in the bot's own directory.
     """
     absolute: list[str] = []
     relative: list[tuple[str, str]] = []
@@ -479,16 +604,25 @@ def _bound_paths(argv: Sequence[str]) -> tuple[list[str], list[tuple[str, str]]]
     if program is not None:
         for path in (os.path.abspath(program), os.path.realpath(program)):
             parent = os.path.dirname(path)
-            # a program in X/bin (an interpreter, a virtual environment) needs all of X: its libraries, pyvenv.cfg
-            absolute.append(os.path.dirname(parent) if os.path.basename(parent) == "bin" else path)
-    for word in argv:
+            # a program in X/bin (an interpreter, a virtual environment) or X/shims (pyenv) needs all of X
+            absolute.append(os.path.dirname(parent) if os.path.basename(parent) in ("bin", "shims") else path)
+    for word in argv[1:]:
         if word.startswith("-") or not os.path.exists(word):
             continue
         if os.path.isabs(word):
-            absolute.append(word)
+            absolute.append(os.path.normpath(word))
         elif not word.startswith(".."):
             relative.append((os.path.abspath(word), os.path.normpath(word)))
     return absolute, relative
+
+
+def _showable(path: str, walls: Sequence[str]) -> bool:
+    """Whether ``path`` may be shown again behind the walls: it holds no wall, and it does not reach into a wall
+    through a symbolic link (bubblewrap follows links: a bot's ``data -> /home/organiser`` would show that)."""
+    real = os.path.realpath(path)
+    if any(_inside(wall, real) or _inside(wall, path) for wall in walls):
+        return False
+    return real == os.path.abspath(path) or not any(_inside(real, wall) for wall in walls)
 
 
 def _goat_directory() -> str:
@@ -537,13 +671,12 @@ def confine(
             prefix += ["-t", str(limits.cpu_seconds)]
         prefix += [*(group.procs_files() if group is not None else []), "--"]
     bwrap, _ = _bubblewrap() if mode != "none" else (None, "")
-    walls = [*_SHARED, os.getcwd(), *(os.path.abspath(path) for path in hidden)]
+    walls = _walls(hidden)
     absolute, relative = _bound_paths(argv)
     absolute += _python_paths() if python else [_goat_directory()]
     absolute += [os.path.abspath(path) for path in readable]
-    # a path shown again must not show a hidden directory whole (sys.path holds the checkout of an editable install)
-    relative = [(target, name) for target, name in relative if not any(_inside(wall, target) for wall in walls)]
-    absolute = [path for path in absolute if not any(_inside(wall, path) for wall in walls)]
+    relative = [(target, name) for target, name in relative if _showable(target, walls)]
+    absolute = [path for path in dict.fromkeys(absolute) if os.path.exists(path) and _showable(path, walls)]
     if bwrap is None:
         # No namespaces: a directory of its own all the same, where the files it names relatively are found
         scratch = tempfile.mkdtemp(prefix="goat-bot-")
@@ -555,22 +688,44 @@ def confine(
         environment |= {"HOME": scratch, "TMPDIR": scratch}
         return Confinement([*prefix, *argv], environment, scratch, group, scratch, report)
     environment |= {"HOME": _SCRATCH, "TMPDIR": _SCRATCH}
+    room = str((limits.memory_mb or DEFAULT_MEMORY_MB) << 20)  # what it may write counts as memory
     command = [bwrap, *_bubblewrap_flags(), "--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev"]
-    for wall in dict.fromkeys(walls):
-        if wall != "/" and os.path.isdir(wall):
-            command += ["--tmpfs", wall]
-    shown_again = [path for path in dict.fromkeys(absolute) if os.path.exists(path)]
-    for path in shown_again:  # shown again where a wall hid it, once: not inside another path shown again
+    for wall in walls:
+        writable = wall in _PRIVATE
+        command += ["--size", room if writable else str(1 << 20), "--tmpfs", wall]
+    for path in absolute:  # shown again where a wall hid it, once: not inside another path shown again
         if any(_inside(path, wall) for wall in walls) and not any(
-            other != path and _inside(path, other) for other in shown_again
+            other != path and _inside(path, other) for other in absolute
         ):
             command += ["--ro-bind", path, path]
     for target, name in relative:
         command += ["--ro-bind", target, os.path.join(_SCRATCH, name)]
-    for wall in dict.fromkeys(walls):  # nothing written where the referee's files were, but in its own /tmp
-        if wall not in ("/", _SCRATCH, "/dev/shm") and os.path.isdir(wall):
+    for wall in walls:  # nothing written where the referee's files were: only in its own /tmp and /dev/shm
+        if wall not in _PRIVATE:
             command += ["--remount-ro", wall]
+    program, _ = _syscall_filter()
+    filtered = None
+    if program is not None:
+        filtered = os.memfd_create("goat-seccomp", 0) if hasattr(os, "memfd_create") else None
+        if filtered is not None:
+            os.write(filtered, program)
+            os.lseek(filtered, 0, os.SEEK_SET)
+            command += ["--seccomp", str(filtered)]
     command += ["--chdir", _SCRATCH, "--clearenv"]
     for name, value in environment.items():
         command += ["--setenv", name, value]
-    return Confinement([*prefix, *command, "--", *argv], {}, "/", group, None, report)
+    fds = () if filtered is None else (filtered,)
+    return Confinement([*prefix, *command, "--", *argv], {}, "/", group, None, report, fds)
+
+
+def _walls(hidden: Iterable[str]) -> list[str]:
+    """The directories a sealed bot does not see (an empty one in their place): the shared temporary ones, the
+    referee's working directory, the homes, the control groups' file system, and ``hidden``; as the system names
+    them (no symbolic link in their path), outermost first, none inside another."""
+    named = [*_SHARED, os.getcwd(), os.path.expanduser("~"), "/root", "/home", "/sys/fs/cgroup", *hidden]
+    found = sorted({os.path.realpath(path) for path in named if os.path.isdir(path)} - {"/"}, key=len)
+    walls: list[str] = []
+    for wall in found:
+        if not any(_inside(wall, outer) for outer in walls) or wall in _PRIVATE:
+            walls.append(wall)
+    return walls

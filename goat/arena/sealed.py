@@ -223,10 +223,13 @@ class BotProcess:
                 start_new_session=os.name == "posix",
                 env=confined.env,
                 cwd=confined.cwd,
+                pass_fds=confined.fds,
             )
         except OSError as error:
+            confined.started()
             confined.close()
             raise BotFault("crash", f"cannot start {shlex.join(self.argv)}: {error.strerror or error}") from None
+        confined.started()
         self.confinement = confined
         assert process.stdin is not None and process.stdout is not None and process.stderr is not None
         for stream in (process.stdin, process.stdout, process.stderr):
@@ -256,6 +259,8 @@ class BotProcess:
         if process is None or self._quit_said or process.poll() is not None:
             return
         self._quit_said = True
+        if self.confinement is not None and self.confinement.group is not None:
+            self.confinement.group.thaw()  # to read quit and leave
         try:
             assert process.stdin is not None
             os.write(process.stdin.fileno(), encode({"type": "quit"}))
@@ -336,6 +341,9 @@ class BotProcess:
             raise BotFault("crash", "the process is not running")
         deadline = time.monotonic() + timeout
         self._check_quiet()
+        group = None if self.confinement is None else self.confinement.group
+        if group is not None:
+            group.thaw()  # its turn: it runs until it has answered
         self._write(line, deadline, kind)
         reply = self._read_line(deadline, kind, timeout)
         if self._buffer.strip():
@@ -349,6 +357,8 @@ class BotProcess:
             used = self.confinement.cpu_seconds(self._process.pid)
             if used is not None and used > budget:
                 raise self.fail("timeout", f"used {used:.2f} s of CPU in all, over its budget of {budget} s")
+        if group is not None:
+            group.freeze()  # not its turn until the next request: its processes may not take the others' CPU
         return answer
 
     def _check_quiet(self) -> None:

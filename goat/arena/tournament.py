@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import contextlib
 import importlib
-import importlib.util
 import os
 import pickle
 import random
@@ -32,6 +31,7 @@ from goat.arena.game import FaultPolicy, SeatFault, _check_seed, build_bot, chec
 from goat.arena.sandbox import DEFAULT_MEMORY_MB, DEFAULT_PROCESSES, Limits, Sandbox, check_mode, require
 from goat.arena.sealed import BotFault, ProcessStrategy, bot_command, import_path_env, split_command
 from goat.arena.stats import MatchOutcome, TournamentResult, totals
+from goat.bots import OWN_MODULES
 from goat.errors import GoatError, describe_error, shown
 from goat.strategy import (
     _REGISTERED,
@@ -161,19 +161,6 @@ def _importable(factory: Callable[..., Any]) -> str | None:
     return f"{module}:{qualname}" if found is factory else None
 
 
-def _goats_own(module: str) -> bool:
-    """Whether ``module`` is one of goat's own, by where its file is (a distribution's name is only a claim)."""
-    if module.partition(".")[0] != "goat":
-        return False
-    try:
-        spec = importlib.util.find_spec(module)
-    except (ImportError, ValueError):
-        return False
-    home = os.path.dirname(os.path.abspath(importlib.util.find_spec("goat").origin or ""))  # type: ignore[union-attr]
-    origin = None if spec is None else spec.origin
-    return origin is not None and os.path.abspath(origin).startswith(home + os.sep)
-
-
 def _plan(entrant: Entrant, isolation: Isolation) -> _Plan:
     name, options = parse_spec(entrant.name)
     options = {**options, **dict(entrant.options)}
@@ -198,7 +185,7 @@ def _plan(entrant: Entrant, isolation: Isolation) -> _Plan:
     if ":" not in name:
         entry = entry_point(name)  # an unknown or contested name fails here, and nothing is imported
         if chosen == "auto":
-            chosen = "none" if _goats_own(entry.module) else "process"
+            chosen = "none" if entry.module in OWN_MODULES else "process"  # goat's own code, by name
     elif chosen == "auto":
         chosen = "none"  # an import path is this user's own code
     if chosen == "none":
@@ -382,7 +369,9 @@ def run_tournament(
     for what, limit in (("memory_mb", memory_mb), ("cpu_seconds", cpu_seconds), ("processes", processes)):
         if limit is not None and (type(limit) is not int or limit < 1):
             raise ValueError(f"{what} must be a positive int, not {shown(limit)}")
-    sealing = Sealing(Limits(memory_mb, cpu_seconds, processes), check_mode(sandbox), tuple(os.fspath(path) for path in hidden))
+    sealing = Sealing(
+        Limits(memory_mb, cpu_seconds, processes), check_mode(sandbox), tuple(os.fspath(path) for path in hidden)
+    )
     plans = [_plan(entrant, isolation) for entrant in field]
     # what confines the sealed bots, said in the result; refused here, before anything runs, if "required" fails
     confined = require(sandbox).summary if any(plan.sealed is not None for plan in plans) else None

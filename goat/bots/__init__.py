@@ -2,6 +2,13 @@
 
 - ``random`` (:mod:`goat.bots.uniform`): a uniformly random legal move.
 - ``greedy`` (:mod:`goat.bots.greedy`): a rule-of-thumb player.
+- ``ismcts`` (:mod:`goat.bots.ismcts`): information-set Monte Carlo tree search.
 
 Load them by name like any plugin: ``goat.load_strategy("greedy", seed=1)``.
 """
+
+from typing import Final
+
+#: The modules of goat's own strategies: the plugins a tournament trusts to play in-process unless told otherwise.
+#: A name, not a place: another distribution may install files under ``goat/``, and they are not goat's.
+OWN_MODULES: Final = frozenset({"goat.bots.uniform", "goat.bots.greedy", "goat.bots.ismcts"})

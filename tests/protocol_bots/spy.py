@@ -141,6 +141,67 @@ def pick_up() -> dict[str, Any]:
     return _retry(attempt)
 
 
+def lock_hold() -> dict[str, Any]:
+    """Hold a lock on a file every bot can read: the message is that it is held (flock, then fcntl)."""
+    import fcntl
+
+    held = []
+    for how in ("flock", "lockf"):
+        try:
+            file = open(ARGUMENT)  # noqa: SIM115 - held open for the bot's life
+            if how == "flock":
+                fcntl.flock(file, fcntl.LOCK_SH)
+            else:
+                fcntl.lockf(file, fcntl.LOCK_SH)
+            held.append(file)
+        except OSError as error:
+            return {"ok": False, "error": f"{how}: {error}"}
+    globals()["_kept"] = held
+    return {"ok": True}
+
+
+def lock_test() -> dict[str, Any]:
+    """Whether another process holds a lock on that file: what the partner wanted to say."""
+    import fcntl
+
+    try:
+        with open(ARGUMENT) as file:
+            fcntl.flock(file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return {"ok": False, "free": True}
+    except BlockingIOError:
+        return {"ok": True}  # held: the message got through
+    except OSError as error:
+        return {"ok": False, "error": str(error)}
+
+
+def watch() -> dict[str, Any]:
+    """Watch a file every bot can read (inotify): another bot's open of it would be a message."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    fd = libc.inotify_init()
+    return {"ok": fd >= 0, "errno": ctypes.get_errno()}
+
+
+def cgroups() -> dict[str, Any]:
+    """What the control groups' file system shows: the other bots' groups, their memory and CPU counts."""
+    seen = []
+    for root, dirs, _ in os.walk("/sys/fs/cgroup"):
+        seen += [os.path.join(root, name) for name in dirs if "goat" in name]
+    return {"ok": bool(seen), "seen": seen[:10]}
+
+
+def spin_turn() -> dict[str, Any]:
+    """Spinning processes that go on after its answer, and ARGUMENT seconds of its turn spent with them."""
+    for _ in range(4):
+        if os.fork() == 0:
+            os.setsid()
+            while True:
+                pass
+    time.sleep(float(ARGUMENT))
+    return {"ok": True}
+
+
 # --- resources --------------------------------------------------------------------------------------------
 
 
@@ -216,6 +277,11 @@ def burn() -> dict[str, Any]:
 
 ATTACKS: dict[str, Callable[[], dict[str, Any]]] = {
     "processes": processes,
+    "lock-hold": lock_hold,
+    "lock-test": lock_test,
+    "watch": watch,
+    "cgroups": cgroups,
+    "spin-turn": spin_turn,
     "others": others,
     "environment": environment,
     "read-file": read_file,

@@ -70,7 +70,7 @@ def test_the_report_names_every_protection_and_says_how_each_holds() -> None:
         "cpu time per bot",
         "processes per bot",
         "one cpu per bot",
-        "frozen between turns",
+        "idle between turns",
         "lifetime",
         "environment",
     ]
@@ -184,16 +184,16 @@ def _cpu(bot: ProcessStrategy) -> float:
 
 
 @walled
-def test_spinning_processes_get_one_cpu_in_its_turn_and_none_after(bots: list[ProcessStrategy]) -> None:
-    _require("one cpu per bot", "cpu time per bot", "frozen between turns")
+def test_spinning_processes_get_one_cpu_in_its_turn_and_next_to_none_after(bots: list[ProcessStrategy]) -> None:
+    _require("one cpu per bot", "cpu time per bot", "idle between turns")
     bots.append(spy("spin-turn", 1.0))
     began = time.monotonic()
     found(bots[0])  # four spinners in sessions of their own, a second of its turn with them
     turn = time.monotonic() - began
     used = _cpu(bots[0])
     assert used < 1.15 * turn  # not more than one CPU between them while it thinks
-    time.sleep(0.5)
-    assert _cpu(bots[0]) - used < 0.05  # and nothing while the others think: frozen
+    time.sleep(1.0)
+    assert _cpu(bots[0]) - used < 0.05  # and 1% of one while the others think
     bots[0].close()
 
 

@@ -308,7 +308,7 @@ def probe(mode: Sandbox = "auto") -> SandboxReport:
         Protection(
             "filesystem",
             walled,
-            "read-only system; referee's directory, /tmp, /dev/shm hidden; private /tmp" if walled else told,
+            "read-only system; the referee's directory, homes, /tmp, /dev/shm hidden; its own /tmp" if walled else told,
         ),
         Protection("network", walled, "none: a network namespace of its own" if walled else told),
         Protection("syscall filter", walled and program is not None, filtered if walled else told),

@@ -318,15 +318,19 @@ def test_the_example_bots_play_sealed() -> None:
             assert move in goat.legal_moves(state)
 
 
+def _group_parents() -> set[str]:
+    """The directories the bots' cgroups are made in (a bot is started to find them); skipped without cgroups."""
+    with spy("environment") as probe:
+        found(probe)
+        assert probe.process.confinement is not None
+        group = probe.process.confinement.group
+        if group is None:
+            pytest.skip("no cgroups here")
+        return {os.path.dirname(path) for path in group.directories.values()}
+
+
 def test_many_bots_start_side_by_side_without_leaving_groups_behind() -> None:
-    probe = spy("environment")
-    found(probe)
-    assert probe.process.confinement is not None
-    group = probe.process.confinement.group
-    if group is None:
-        pytest.skip("no cgroups here")
-    parents = {os.path.dirname(path) for path in group.directories.values()}
-    probe.close()
+    parents = _group_parents()
     before = {path: set(os.listdir(path)) for path in parents}
     threads = [threading.Thread(target=lambda: found(spy("environment")) and None) for _ in range(4)]
     for thread in threads:
@@ -427,14 +431,7 @@ def test_a_path_a_bot_names_through_a_symbolic_link_does_not_show_a_hidden_direc
 
 
 def test_groups_left_by_a_referee_that_died_are_swept_away() -> None:
-    probe = spy("environment")
-    found(probe)
-    assert probe.process.confinement is not None
-    group = probe.process.confinement.group
-    if group is None:
-        pytest.skip("no cgroups here")
-    parents = {os.path.dirname(path) for path in group.directories.values()}
-    probe.close()
+    parents = _group_parents()
     dead = 2**22 + 12345  # above the kernel's largest PID
     stale = [os.path.join(parent, f"goat-bot-{dead}-0-test") for parent in parents]
     for path in stale:

@@ -89,9 +89,8 @@ def _load(
     bad usage (exit 2); a bot that is broken, a failed run (exit 1).
     """
     try:
-        bot = arena.Entrant(spec).player(
-            seed, isolation=isolation, time_limit=time_limit, sealing=Sealing(sandbox=sandbox, hidden=hidden)
-        )
+        sealing = Sealing(sandbox=sandbox, hidden=hidden, startup_limit=startup_limit(time_limit))
+        bot = arena.Entrant(spec).player(seed, isolation=isolation, time_limit=time_limit, sealing=sealing)
         if isinstance(bot, arena.ProcessStrategy):
             bot.hello(seat)
         return bot
@@ -170,13 +169,20 @@ def _no_nan(context: click.Context, parameter: click.Parameter, value: float | N
     return value
 
 
+def startup_limit(time_limit: float | None) -> float:
+    """The seconds a sealed bot has to start and answer hello: its time limit, and never less than the default
+    one (an interpreter needs a moment to start, however short the budget for a move)."""
+    return max(time_limit or 0.0, arena.sealed.DEFAULT_TIME_LIMIT)
+
+
 def _time_limit_option(function: Any) -> Any:
     return click.option(
         "--time-limit",
         type=click.FloatRange(min=0, min_open=True, max=arena.sealed.MAX_TIME_LIMIT),
         default=None,
         callback=_no_nan,
-        help="Seconds each bot has for each decision and hook (default: none in-process, 10 s sealed).",
+        help="Seconds each bot has for each decision and hook (default: none in-process, 10 s sealed; a sealed bot"
+        " has at least 10 s to start).",
     )(function)
 
 
@@ -784,6 +790,7 @@ def tournament_command(
                 progress=advance,
                 isolation=isolation,
                 time_limit=time_limit,
+                startup_limit=startup_limit(time_limit),
                 sandbox=sandbox,
                 hidden=hidden,
             )

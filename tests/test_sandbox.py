@@ -331,7 +331,12 @@ def _group_parents() -> set[str]:
 
 def test_many_bots_start_side_by_side_without_leaving_groups_behind() -> None:
     parents = _group_parents()
-    before = {path: set(os.listdir(path)) for path in parents}
+    mine = f"goat-bot-{os.getpid()}-"  # other test runs may make groups beside ours meanwhile
+
+    def ours() -> dict[str, set[str]]:
+        return {path: {name for name in os.listdir(path) if name.startswith(mine)} for path in parents}
+
+    before = ours()
     threads = [threading.Thread(target=lambda: found(spy("environment")) and None) for _ in range(4)]
     for thread in threads:
         thread.start()
@@ -340,7 +345,7 @@ def test_many_bots_start_side_by_side_without_leaving_groups_behind() -> None:
     import gc
 
     gc.collect()  # the bots above are closed when collected
-    after = {path: set(os.listdir(path)) for path in parents}
+    after = ours()
     assert after == before
 
 

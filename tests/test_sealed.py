@@ -230,7 +230,8 @@ def test_a_sealed_tournament_of_bots_in_two_languages_records_every_fault(tmp_pa
     js_bot = examples / "js_bot.js"
     if node and js_bot.exists():
         field.append(f"exec:{node} {js_bot}")
-    result = arena.run_tournament(field, matches=2, seed=4, time_limit=0.5, on_fault="forfeit")
+    # a short budget a move, and time enough to start an interpreter on a busy machine
+    result = arena.run_tournament(field, matches=2, seed=4, time_limit=0.5, startup_limit=10.0, on_fault="forfeit")
     assert result.void == () and result.matches == len(field) * (len(field) - 1)
     by_name = {e.name: e for e in result.entrants}
     for mode in ("crash", "hang", "garbage"):

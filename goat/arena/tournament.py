@@ -29,7 +29,7 @@ import attrs
 
 from goat.arena.game import FaultPolicy, SeatFault, _check_seed, build_bot, check_policy, play_match
 from goat.arena.sandbox import DEFAULT_MEMORY_MB, DEFAULT_PROCESSES, Limits, Sandbox, check_mode, require
-from goat.arena.sealed import BotFault, ProcessStrategy, bot_command, import_path_env, split_command
+from goat.arena.sealed import BotFault, ProcessStrategy, bot_command, check_seconds, import_path_env, split_command
 from goat.arena.stats import MatchOutcome, TournamentResult, totals
 from goat.bots import OWN_MODULES
 from goat.errors import GoatError, describe_error, shown
@@ -111,6 +111,8 @@ class Sealing:
     sandbox: Sandbox = "auto"
     #: more directories the bots may not see: where the organiser writes records, logs and saves
     hidden: tuple[str, ...] = ()
+    #: seconds a bot has to start and answer ``hello`` (``None``: its ``time_limit``, as every other wait)
+    startup_limit: float | None = None
 
 
 @attrs.frozen
@@ -136,6 +138,7 @@ class _Plan:
                 processes=sealing.limits.processes,
                 sandbox=sealing.sandbox,
                 hidden=sealing.hidden,
+                startup_limit=sealing.startup_limit,
                 name=self.title,
                 # a bot served by this interpreter finds the plugins this process finds
                 env=import_path_env() if self.sealed[:3] == tuple(bot_command(""))[:3] else None,
@@ -327,6 +330,7 @@ def run_tournament(
     processes: int | None = DEFAULT_PROCESSES,
     sandbox: Sandbox = "auto",
     hidden: Iterable[str] = (),
+    startup_limit: float | None = None,
 ) -> TournamentResult:
     """A duplicate round-robin: every pairing plays ``matches`` matches, half with each team side.
 
@@ -344,7 +348,8 @@ def run_tournament(
     every seat in a child process (killed when it overruns ``time_limit``), confined as ``sandbox``
     asks (see :mod:`goat.arena.sandbox`) and bounded, all its processes together, by ``memory_mb``,
     ``cpu_seconds`` and ``processes``, and kept from the directories named in ``hidden`` (where you write
-    records) as from the working directory; ``"none"`` plays in the worker's process; ``"auto"`` (the
+    records) as from the working directory; every wait for a sealed bot honours ``time_limit``, its start and
+    ``hello`` too unless ``startup_limit`` gives it longer; ``"none"`` plays in the worker's process; ``"auto"`` (the
     default) seals every strategy whose code is not goat's own (other distributions' plugins, whatever
     their name, and ``exec:`` bots), and plays goat's own bots, import paths and this process's
     registered strategies (the user's own code) in-process.  :attr:`TournamentResult.sandbox` says what
@@ -369,8 +374,13 @@ def run_tournament(
     for what, limit in (("memory_mb", memory_mb), ("cpu_seconds", cpu_seconds), ("processes", processes)):
         if limit is not None and (type(limit) is not int or limit < 1):
             raise ValueError(f"{what} must be a positive int, not {shown(limit)}")
+    if startup_limit is not None:
+        check_seconds(startup_limit, "startup_limit")
     sealing = Sealing(
-        Limits(memory_mb, cpu_seconds, processes), check_mode(sandbox), tuple(os.fspath(path) for path in hidden)
+        Limits(memory_mb, cpu_seconds, processes),
+        check_mode(sandbox),
+        tuple(os.fspath(path) for path in hidden),
+        startup_limit,
     )
     plans = [_plan(entrant, isolation) for entrant in field]
     # what confines the sealed bots, said in the result; refused here, before anything runs, if "required" fails

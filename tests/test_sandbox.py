@@ -193,7 +193,7 @@ def test_spinning_processes_get_one_cpu_in_its_turn_and_next_to_none_after(bots:
     used = _cpu(bots[0])
     assert used < 1.15 * turn  # not more than one CPU between them while it thinks
     time.sleep(1.0)
-    assert _cpu(bots[0]) - used < 0.05  # and 1% of one while the others think
+    assert _cpu(bots[0]) - used < 0.1  # and 5% of one while the others think, not one CPU or more
     bots[0].close()
 
 

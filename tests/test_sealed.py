@@ -48,7 +48,7 @@ def marked(marker: str) -> list[int]:
 
 
 def no_process_left(marker: str) -> bool:
-    for _ in range(50):  # a killed process may take a moment to be reaped by its parent
+    for _ in range(250):  # a killed process may take a moment to be reaped (an idle bot runs at 5% of a CPU)
         alive = [pid for pid in marked(marker) if not _zombie(pid)]
         if not alive:
             return True

@@ -63,8 +63,8 @@ DEFAULT_PROCESSES: Final = 128
 ENVIRONMENT: Final = ("PATH", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "TZ", "PYENV_ROOT", "PYENV_VERSION")
 #: The scheduler's period, in microseconds: the bot's quota per period is one period, so one CPU.
 _CPU_PERIOD: Final = 100_000
-#: A waiting bot's quota per period: 1% of a CPU, all its processes together.
-_IDLE_QUOTA: Final = 1_000
+#: A waiting bot's quota per period: 5% of a CPU, all its processes together (enough to die promptly when killed).
+_IDLE_QUOTA: Final = 5_000
 #: Where a bot's private scratch directory is, inside its sandbox.
 _SCRATCH: Final = "/tmp"
 #: Directories every process on the machine may write, hidden behind empty private ones.
@@ -323,7 +323,7 @@ def probe(mode: Sandbox = "auto") -> SandboxReport:
         Protection(
             "idle between turns",
             "cpu" in controllers,
-            f"{where}: 1% of a CPU until it is asked"
+            f"{where}: 5% of a CPU until it is asked"
             if "cpu" in controllers
             else f"it runs between its turns too ({where})",
         ),

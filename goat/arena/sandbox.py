@@ -208,9 +208,6 @@ class _Hierarchy:
     version: int
     paths: tuple[tuple[str, str], ...]  #: (controller, directory of this process's group)
 
-    def directory(self, controller: str) -> str | None:
-        return next((path for name, path in self.paths if name == controller), None)
-
 
 _CONTROLLERS: Final = ("memory", "pids", "cpu", "cpuacct")
 
@@ -374,7 +371,7 @@ class BotGroup:
     def __init__(self, hierarchy: _Hierarchy, limits: Limits) -> None:
         _sweep(hierarchy)
         self.version = hierarchy.version
-        self.frozen = False
+        self.idling = False
         self._quota_fd: int | None = None  # kept open: opening a cgroup's file costs more than a message
         name = f"goat-bot-{os.getpid()}-{next(_COUNTER)}-{secrets.token_hex(3)}"
         self.directories: dict[str, str] = {}
@@ -422,21 +419,21 @@ class BotGroup:
         self._write("cpu", "cpu.cfs_period_us", str(_CPU_PERIOD))
         self._write("cpu", "cpu.cfs_quota_us", str(_CPU_PERIOD))
 
-    def freeze(self) -> None:
+    def idle(self) -> None:
         """Not its turn: all the bot's processes together get at most :data:`_IDLE_QUOTA` of a CPU until
-        :meth:`thaw`, so that what it leaves running cannot take the CPU from the seat that thinks.
+        :meth:`wake`, so that what it leaves running cannot take the CPU from the seat that thinks.
 
         A CPU quota rather than stopping the processes: it costs one write, where stopping and waking every
         process at every message doubled a message's round trip."""
-        if not self.frozen:
+        if not self.idling:
             self._quota(_IDLE_QUOTA)
-            self.frozen = True
+            self.idling = True
 
-    def thaw(self) -> None:
+    def wake(self) -> None:
         """Its turn: one CPU again."""
-        if self.frozen:
+        if self.idling:
             self._quota(_CPU_PERIOD)
-            self.frozen = False
+            self.idling = False
 
     def _quota(self, microseconds: int) -> None:
         if self._quota_fd is not None:

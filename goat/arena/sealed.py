@@ -260,7 +260,7 @@ class BotProcess:
             return
         self._quit_said = True
         if self.confinement is not None and self.confinement.group is not None:
-            self.confinement.group.thaw()  # to read quit and leave
+            self.confinement.group.wake()  # to read quit and leave
         try:
             assert process.stdin is not None
             os.write(process.stdin.fileno(), encode({"type": "quit"}))
@@ -343,7 +343,7 @@ class BotProcess:
         self._check_quiet()
         group = None if self.confinement is None else self.confinement.group
         if group is not None:
-            group.thaw()  # its turn: it runs until it has answered
+            group.wake()  # its turn: it runs until it has answered
         self._write(line, deadline, kind)
         reply = self._read_line(deadline, kind, timeout)
         if self._buffer.strip():
@@ -358,7 +358,7 @@ class BotProcess:
             if used is not None and used > budget:
                 raise self.fail("timeout", f"used {used:.2f} s of CPU in all, over its budget of {budget} s")
         if group is not None:
-            group.freeze()  # not its turn until the next request: its processes may not take the others' CPU
+            group.idle()  # not its turn until the next request: its processes may not take the others' CPU
         return answer
 
     def _check_quiet(self) -> None:

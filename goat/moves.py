@@ -93,7 +93,7 @@ class Move:
     seat: int = attrs.field(validator=_check_seat)
     cards: frozenset[Card] = attrs.field(factory=frozenset, converter=_to_cards, validator=_check_cards)
     #: The engine's key: card mask << 5 | kind code << 2 | seat.  Equality and hashing use it.
-    _key: int = attrs.field(init=False)
+    key: int = attrs.field(init=False)
     #: The cards as a 36-bit mask of :attr:`Card.index` bits (a plain slot: the engine reads it constantly).
     mask: int = attrs.field(init=False)
 
@@ -103,7 +103,7 @@ class Move:
             # Not merely illegal: such a move has no notation (str() would drop the cards).
             raise InvalidMoveError(f"a wait holds no cards (R14), not {describe(mask)}")
         object.__setattr__(self, "mask", mask)
-        object.__setattr__(self, "_key", mask << 5 | _KIND_INDEX[self.kind] << 2 | self.seat)
+        object.__setattr__(self, "key", mask << 5 | _KIND_INDEX[self.kind] << 2 | self.seat)
 
     @classmethod
     def from_str(cls, text: str) -> Move:
@@ -162,16 +162,16 @@ class Move:
 
     def __eq__(self, other: object) -> bool:
         if type(other) is Move:
-            return self._key == other._key
+            return self.key == other.key
         return NotImplemented
 
     def __ne__(self, other: object) -> bool:
         if type(other) is Move:
-            return self._key != other._key
+            return self.key != other.key
         return NotImplemented
 
     def __hash__(self) -> int:
-        return hash(self._key)
+        return hash(self.key)
 
 
 # --- interned moves, for the engine ------------------------------------------
@@ -190,7 +190,7 @@ def make_move(key: int) -> Move:
     _set(move, "kind", _KINDS[key >> 2 & 7])
     _set(move, "seat", key & 3)
     _set(move, "cards", cards_of(mask))
-    _set(move, "_key", key)
+    _set(move, "key", key)
     _set(move, "mask", mask)
     if len(MOVES) > 500_000:  # bounded: long simulations must not grow memory forever
         MOVES.clear()

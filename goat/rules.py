@@ -234,7 +234,7 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
     last = _last
     if last[0] is state:
         return last[1]
-    moves = kernel_legal_moves(state._core, MOVES, make_move)
+    moves = kernel_legal_moves(state.core, MOVES, make_move)
     _last = (state, moves)
     return moves
 
@@ -250,7 +250,7 @@ def play(state: GameState, move: Move) -> GameState:
     """
     if type(move) is not Move or type(state) is not GameState:
         raise TypeError(f"play() takes a GameState and a Move, not {type(state).__name__} and {type(move).__name__}")
-    core = step(state._core, move._key)
+    core = step(state.core, move.key)
     if core is None:
         raise IllegalMoveError(f"illegal move {move}: {_why_illegal(state, move)}")
     return state_of(core)
@@ -258,8 +258,8 @@ def play(state: GameState, move: Move) -> GameState:
 
 def _why_illegal(state: GameState, move: Move) -> str:
     """Why the kernel refused ``move`` in ``state``, in words (R10–R14)."""
-    core = state._core
-    key = move._key
+    core = state.core
+    key = move.key
     kind, seat, mask = key >> 2 & 7, key & 3, key >> 5
     decider = core[TO_MOVE]
     if decider < 0:

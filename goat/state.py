@@ -134,43 +134,43 @@ class GameState:
     """
 
     #: The kernel's position (see :mod:`goat._kernel`); :func:`state_of` makes a state of one.
-    _core: Core
+    core: Core
 
     def __attrs_post_init__(self) -> None:
         # Only a state made by hand runs this (GameState(core), attrs.evolve): the engine makes its states with
         # state_of, past __init__.  A position no game reaches would fail deep inside whatever read it next.
-        _check_position(self._core)
+        _check_position(self.core)
 
     @property
     def hands(self) -> tuple[frozenset[Card], ...]:
         """Each seat's hand, by seat."""
-        return tuple([cards_of(mask) for mask in self._core[HANDS]])
+        return tuple([cards_of(mask) for mask in self.core[HANDS]])
 
     @property
     def stock(self) -> tuple[Card, ...]:
         """The undealt cards, top first (R7)."""
-        return tuple([DECK[i] for i in self._core[STOCK]])
+        return tuple([DECK[i] for i in self.core[STOCK]])
 
     @property
     def trump(self) -> Suit:
         """The trump suit: the suit of :attr:`trump_card` (R8)."""
-        return SUITS[self._core[FIXED][TRUMP]]
+        return SUITS[self.core[FIXED][TRUMP]]
 
     @property
     def trump_card(self) -> Card:
         """The card the dealer showed (R8)."""
-        return DECK[self._core[FIXED][TRUMP_CARD]]
+        return DECK[self.core[FIXED][TRUMP_CARD]]
 
     @property
     def dealer(self) -> int:
         """The seat that dealt this game."""
-        dealer: int = self._core[FIXED][DEALER]
+        dealer: int = self.core[FIXED][DEALER]
         return dealer
 
     @property
     def leader(self) -> int:
         """The seat that leads the current trick (after a molodka, its owner)."""
-        return self._core[LEADER]
+        return self.core[LEADER]
 
     @property
     def to_move(self) -> int | None:
@@ -179,51 +179,51 @@ class GameState:
         This is either the seat due to play (:attr:`to_play`) or a molodka
         holder being asked to declare or wait before that play (R14).
         """
-        seat = self._core[TO_MOVE]
+        seat = self.core[TO_MOVE]
         return None if seat < 0 else seat
 
     @property
     def to_play(self) -> int | None:
         """The seat due to make the next play of the trick, or ``None`` once the game is over."""
-        core = self._core
+        core = self.core
         return None if core[TO_MOVE] < 0 else (core[LEADER] + len(core[TABLE])) % 4
 
     @property
     def table(self) -> tuple[Move, ...]:
         """The plays of the current trick since its lead (or molodka), in order."""
-        return tuple(map(move_by_key, self._core[TABLE]))
+        return tuple(map(move_by_key, self.core[TABLE]))
 
     @property
     def tricks(self) -> tuple[Trick, ...]:
         """The finished tricks of this game, in order."""
-        return tuple([trick_of(keys, winner) for keys, winner in self._core[TRICKS]])
+        return tuple([trick_of(keys, winner) for keys, winner in self.core[TRICKS]])
 
     @property
     def is_over(self) -> bool:
         """Whether the game has ended: stock and hands are empty (R17)."""
-        return self._core[TO_MOVE] < 0
+        return self.core[TO_MOVE] < 0
 
     @property
     def history(self) -> tuple[Move, ...]:
         """Every move of this game in order, waits and withdrawn plays included."""
-        return tuple(map(move_by_key, log_keys(self._core[LOG])))
+        return tuple(map(move_by_key, log_keys(self.core[LOG])))
 
     @property
     def deck(self) -> tuple[Card, ...]:
         """The deck order this game was dealt from, top first (R7)."""
-        return tuple([DECK[i] for i in self._core[FIXED][ORDER]])
+        return tuple([DECK[i] for i in self.core[FIXED][ORDER]])
 
     @property
     def defeat(self) -> tuple[int, int]:
         """The match's defeat-scores by team before this game (R21); ``(0, 0)`` outside a match."""
-        defeat: tuple[int, int] = self._core[FIXED][DEFEAT]
+        defeat: tuple[int, int] = self.core[FIXED][DEFEAT]
         return defeat
 
     @property
     def molodka_made(self) -> bool:
         """Whether the current trick already has its molodka (R14: at most one per trick)."""
         # A molodka, or a four-card lead, which is necessarily of one suit (R10).
-        table = self._core[TABLE]
+        table = self.core[TABLE]
         return bool(table) and (table[0] >> 5).bit_count() == 4
 
     def __repr__(self) -> str:
@@ -237,15 +237,15 @@ class GameState:
         >>> eval(repr(state), vars(goat)) == state
         True
         """
-        fixed = self._core[FIXED]
+        fixed = self.core[FIXED]
         defeat = f", defeat={fixed[DEFEAT]}" if fixed[DEFEAT] != (0, 0) else ""
-        moves = f", moves={[str(move) for move in self.history]}" if self._core[LOG] is not None else ""
+        moves = f", moves={[str(move) for move in self.history]}" if self.core[LOG] is not None else ""
         deck = " ".join(str(DECK[i]) for i in fixed[ORDER])
         return f"new_game(deck='{deck}', trump_card='{self.trump_card}', dealer={fixed[DEALER]}{defeat}{moves})"
 
     def __str__(self) -> str:
         """The state at a glance: whose turn, the trump card, every hand, the stock and the table."""
-        core = self._core
+        core = self.core
         where = "game over" if self.is_over else f"trick {len(core[TRICKS]) + 1}, seat {core[TO_MOVE]} to move"
         hands = " | ".join(f"{seat}: {describe(mask) or '-'}" for seat, mask in enumerate(core[HANDS]))
         table = ", ".join(str(play) for play in self.table) or "-"
@@ -300,13 +300,13 @@ def _check_position(core: object) -> None:
             state = play(state, move_by_key(key))
     except (GoatError, TypeError, ValueError, IndexError) as error:
         raise InvalidDealError(f"{where}: {error}") from None
-    if state._core != core:
+    if state.core != core:
         raise InvalidDealError(f"{where}: this one is not the position its own deal and moves give")
 
 
 _new = object.__new__
 # The slot's own setter: cheaper than object.__setattr__, which must find it by name first.
-_set_core = GameState.__dict__["_core"].__set__
+_set_core = GameState.__dict__["core"].__set__
 
 
 def state_of(core: Core) -> GameState:

@@ -399,7 +399,7 @@ def canonical_move(move: object, legal: tuple[Move, ...]) -> Move | None:
     if key is None:
         return None
     for candidate in legal:
-        if candidate._key == key:
+        if candidate.key == key:
             return candidate
     return None
 
@@ -409,7 +409,7 @@ def move_key(move: object) -> int | None:
     move whose key a bot replaced (``object.__setattr__``) with an ``int`` subclass whose ``__eq__`` lies."""
     if type(move) is not Move:
         return None
-    key = object.__getattribute__(move, "_key")
+    key = object.__getattribute__(move, "key")
     return key if type(key) is int else None
 
 

@@ -272,7 +272,7 @@ def view(state: GameState, seat: int) -> PlayerView:
         raise TypeError(f"view() takes a GameState, not {type(state).__name__}")
     if type(seat) is not int or not 0 <= seat <= 3:
         check_seat(seat, "view()'s seat")
-    core = state._core
+    core = state.core
     to_move = core[TO_MOVE]
     if to_move == seat:
         moves = legal_moves(state)

@@ -285,7 +285,7 @@ class LookAlike:
     """Not a Move at all, but its __class__ says it is one."""
 
     def __init__(self, move: Move) -> None:
-        self.kind, self.seat, self.cards, self.mask, self._key = move.kind, move.seat, move.cards, move.mask, 0
+        self.kind, self.seat, self.cards, self.mask, self.key = move.kind, move.seat, move.cards, move.mask, 0
 
     @property  # type: ignore[misc]
     def __class__(self) -> type:
@@ -387,7 +387,7 @@ def test_a_move_whose_key_is_no_plain_int_is_not_legal() -> None:
     class Forger:
         def choose(self, view: PlayerView, legal: tuple[Move, ...]) -> Move:
             mine = Move(legal[0].kind, legal[0].seat, legal[0].cards)
-            object.__setattr__(mine, "_key", BadKey(legal[0]._key))
+            object.__setattr__(mine, "key", BadKey(legal[0].key))
             return mine
 
     record = arena.play_game([Forger(), *bots("random", "random", "random")], seed=1)

@@ -278,7 +278,7 @@ def test_a_state_made_by_hand_must_be_a_position_of_a_game() -> None:
     # __init__ (goat.state.state_of), so this costs play nothing.
     state = goat.play(goat.new_game(seed=3), goat.legal_moves(goat.new_game(seed=3))[0])
     assert attrs.evolve(state) == state  # a real position is taken
-    core = state._core
+    core = state.core
     for bad in [(1, 2, 3), None, (*core[:-1], (1,)), (*core[:3], True, *core[4:]), (*core[:2], 9, *core[3:])]:
         with pytest.raises(goat.InvalidDealError, match="a GameState holds a position of a game"):
             goat.GameState(bad)  # type: ignore[arg-type]

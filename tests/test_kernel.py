@@ -120,9 +120,9 @@ def games(count: int, seed: int) -> Iterator[tuple[goat.GameState, goat.Move]]:
 
 def test_legal_moves_is_legal_as_move_objects(kernel: ModuleType) -> None:
     for state, _ in games(150, 1):
-        core = state._core
+        core = state.core
         keys = kernel.legal(core)
-        assert [m._key for m in kernel.legal_moves(core, MOVES, make_move)] == keys
+        assert [m.key for m in kernel.legal_moves(core, MOVES, make_move)] == keys
         assert keys == pure.legal(core)
         due = (core[pure.LEADER] + len(core[pure.TABLE])) % 4
         assert kernel.plays(core, due) == pure.plays(core, due)
@@ -133,14 +133,14 @@ def test_numbered_gives_each_legal_move_its_framework_action(kernel: ModuleType)
 
     numbers = (0, 15, 30, encoding.MOLODKA_ACTION, encoding.WAIT_ACTION)
     for state, _ in games(150, 3):
-        core = state._core
+        core = state.core
         found = kernel.numbered(core, *numbers)
         # the adapters' own encoding, move by move from the seat's view: the same numbers, ascending
         if state.to_move is None:
             assert found == []
             continue
         seen = goat.view(state, state.to_move)
-        expected = sorted((encoding.encode(move, seen), move._key) for move in goat.legal_moves(state))
+        expected = sorted((encoding.encode(move, seen), move.key) for move in goat.legal_moves(state))
         assert found == expected
         assert list(encoding.actions_of(state).items()) == [(action, move_by_key(key)) for action, key in expected]
         hand = core[pure.HANDS][state.to_move]
@@ -150,9 +150,9 @@ def test_numbered_gives_each_legal_move_its_framework_action(kernel: ModuleType)
 def test_step_accepts_exactly_the_legal_moves(kernel: ModuleType) -> None:
     rng = random.Random(2)
     for state, move in games(100, 2):
-        core = state._core
+        core = state.core
         legal = set(pure.legal(core))
-        assert kernel.step(core, move._key) == pure.step(core, move._key) == goat.play(state, move)._core
+        assert kernel.step(core, move.key) == pure.step(core, move.key) == goat.play(state, move).core
         hand = core[pure.HANDS][move.seat]
         for _ in range(3):  # other keys of the same seat: legal exactly when listed
             mask = sum(1 << c for c in rng.sample(pure.bits(hand), rng.randint(1, hand.bit_count()))) if hand else 0

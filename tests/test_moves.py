@@ -89,7 +89,7 @@ def test_reading_notation_keeps_no_move_of_more_cards_than_a_hand_holds() -> Non
     text = "0 lead " + " ".join(str(card) for card in DECK[:30])
     before = len(MOVES)
     move = Move.from_str(text)
-    assert len(move.cards) == 30 and move._key not in MOVES and len(MOVES) == before
+    assert len(move.cards) == 30 and move.key not in MOVES and len(MOVES) == before
 
 
 def test_a_subclass_reads_notation_as_its_own_class() -> None:

@@ -309,7 +309,7 @@ def _with_key(key: int, *, raises: bool) -> Move:
     move = Move(MoveKind.WAIT, 0, ())
     lying = _LyingKey(key)
     lying.raises = raises
-    object.__setattr__(move, "_key", lying)
+    object.__setattr__(move, "key", lying)
     return move
 
 

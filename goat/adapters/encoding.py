@@ -153,7 +153,7 @@ def _action(move: Move, positions: dict[int, int]) -> int:
 
 def action_in(move: Move, hand: int) -> int:
     """The action number of ``move`` for a seat whose hand is the mask ``hand`` (bit ``card.index`` per card)."""
-    return number(move._key, hand, *_NUMBERS)
+    return number(move.key, hand, *_NUMBERS)
 
 
 def action_of(move: Move, hand: Iterable[Card]) -> int:
@@ -183,13 +183,13 @@ def actions_of(state: GameState) -> dict[int, Move]:
     """
     # The kernel numbers the moves from its position (hand masks and move keys), without card sets.
     get = MOVES.get
-    return {action: get(key) or make_move(key) for action, key in numbered(state._core, *_NUMBERS)}
+    return {action: get(key) or make_move(key) for action, key in numbered(state.core, *_NUMBERS)}
 
 
 def action_keys(state: GameState) -> dict[int, int]:
-    """:func:`actions_of` with each move's kernel key (``Move._key``) for its move: what an adapter that steps
+    """:func:`actions_of` with each move's kernel key (``Move.key``) for its move: what an adapter that steps
     the kernel needs, without making a move object for every action it is asked about."""
-    return dict(numbered(state._core, *_NUMBERS))
+    return dict(numbered(state.core, *_NUMBERS))
 
 
 #: The action space as the kernel's numbered() takes it: the first action number of LEAD, BEAT and PASS, then

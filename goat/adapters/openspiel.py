@@ -225,7 +225,7 @@ class _Node:
         if state is None:
             self.player = _CHANCE
         else:
-            seat = state._core[TO_MOVE]  # state.to_move, read from the kernel's position: -1 once the game is over
+            seat = state.core[TO_MOVE]  # state.to_move, read from the kernel's position: -1 once the game is over
             self.player = seat if seat >= 0 else _TERMINAL
         self._actions: dict[int, int] | None = None  # action -> move key
         # After a trick: its winner and the cards each seat drew, in order.
@@ -318,9 +318,9 @@ class _Node:
             parent = self.parent
             assert self.ended and self.state is not None and parent is not None and parent.state is not None
             where = {card: position for position, card in enumerate(self.dealt)}
-            before, after = parent.state._core[HANDS], self.state._core[HANDS]
+            before, after = parent.state.core[HANDS], self.state.core[HANDS]
             drawn = tuple([_drawn(after[s] & ~before[s], where) for s in range(4)])
-            found = self._draws = (self.state._core[TRICKS][-1][1], drawn)
+            found = self._draws = (self.state.core[TRICKS][-1][1], drawn)
         return found
 
     # --- what each player observed ----------------------------------------------------------------------
@@ -417,11 +417,11 @@ _TEXTS: dict[int, tuple[str, str | None]] = {}  # by the move's kernel key: an i
 
 def _texts(move: Move) -> tuple[str, str | None]:
     """The move as its own seat saw it, and as the others did (None for a wait: they did not see it)."""
-    found = _TEXTS.get(move._key)
+    found = _TEXTS.get(move.key)
     if found is None:
         if len(_TEXTS) > 100_000:  # bounded memory for long searches
             _TEXTS.clear()
-        found = _TEXTS[move._key] = (_own_text(move), None if move.kind is _WAIT else _public_text(move))
+        found = _TEXTS[move.key] = (_own_text(move), None if move.kind is _WAIT else _public_text(move))
     return found
 
 
@@ -448,7 +448,7 @@ def _public_text(move: Move) -> str:
 
 def _stepped(state: GameState, move: Move) -> GameState:
     """The state after ``move``, one of its legal moves: stepped on the kernel, without goat.play's checks."""
-    core = kernel_step(state._core, move._key)
+    core = kernel_step(state.core, move.key)
     assert core is not None, f"{move} is not legal here"
     return state_of(core)
 
@@ -629,7 +629,7 @@ def _returns(state: GameState, kind: str) -> list[float]:
     :func:`goat.score` reports, without building its result (the tests check they agree).
     """
     points, tricks = [0, 0], [0, 0]
-    for keys, winner in state._core[TRICKS]:  # the kernel's (keys, winner) pairs: no Trick objects built
+    for keys, winner in state.core[TRICKS]:  # the kernel's (keys, winner) pairs: no Trick objects built
         cards = 0
         for key in keys:
             cards |= key >> 5
@@ -768,7 +768,7 @@ def _resampled(node: _Node, player: int, rng: random.Random) -> _Node:
     # that makes it, noting each trick's winner and draws on the way.  Only the last node is made (see parent).
     root = last
     assert root.state is not None
-    core: Any = root.state._core
+    core: Any = root.state.core
     where = {card: position for position, card in enumerate(dealt)}
     hands = list(core[HANDS])  # the kernel's masks: no card sets built on the way
     steps: list[tuple[int, Move]] = []
@@ -777,7 +777,7 @@ def _resampled(node: _Node, player: int, rng: random.Random) -> _Node:
         seat = move.seat
         kind = move.kind
         steps.append((encoding.action_in(move, hands[seat]), move))
-        core = kernel_step(core, move._key)
+        core = kernel_step(core, move.key)
         assert core is not None, f"{move} of the world's history is not legal on its deck"
         plays = _plays_after(plays, kind)
         ended = plays == 4

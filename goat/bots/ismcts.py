@@ -51,7 +51,7 @@ def rollout(state: GameState, rng: random.Random) -> tuple[tuple[int, int], tupl
     The policy is the kernel's (:func:`goat._kernel.playout`, compiled with the rules): see the module
     documentation.
     """
-    points0, points1, tricks0, tricks1 = playout(state._core, rng.random)
+    points0, points1, tricks0, tricks1 = playout(state.core, rng.random)
     return (points0, points1), (tricks0, tricks1)
 
 
@@ -107,11 +107,11 @@ class ISMCTSBot:
             return legal[0]
         root = self._search(view)
         best = max(
-            (root.children[m._key] for m in legal if m._key in root.children), key=lambda ch: ch.visits, default=None
+            (root.children[m.key] for m in legal if m.key in root.children), key=lambda ch: ch.visits, default=None
         )
         if best is None:
             return legal[0]
-        return next(m for m in legal if m._key == best.move)
+        return next(m for m in legal if m.key == best.move)
 
     def _search(self, view: PlayerView) -> SearchNode:
         """Run the search from ``view``; return the root of its tree.

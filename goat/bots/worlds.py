@@ -402,7 +402,7 @@ class WorldSampler:
             elif move.hidden:
                 program.append((move.seat, 0, place_of.get(index, -move.size)))
             else:
-                program.append((move.seat, Move(move.kind, move.seat, move.cards)._key, 0))
+                program.append((move.seat, Move(move.kind, move.seat, move.cards).key, 0))
         self._program = program
         self._round = self._asking(view, history, standing, place_of)
         self._fast_parts(view)
@@ -650,7 +650,7 @@ class WorldSampler:
         codes = [
             (PASS << 2 | history[i].seat, pass_place[i])
             if history[i].hidden
-            else (Move(history[i].kind, history[i].seat, history[i].cards)._key, -1)
+            else (Move(history[i].kind, history[i].seat, history[i].cards).key, -1)
             for i in self._standing
         ]
         # The plays before the first pass of another seat are the same in every world: so is that much of the log

@@ -116,12 +116,12 @@ _NOTATION: dict[int, str] = {}
 
 def notation(move: Move) -> str:
     """``str(move)``, remembered: records and the bot protocol write the same moves again and again."""
-    text = _NOTATION.get(move._key)
+    text = _NOTATION.get(move.key)
     if text is None:
         text = str(move)
         if len(_NOTATION) > 100_000:
             _NOTATION.clear()
-        _NOTATION[move._key] = text
+        _NOTATION[move.key] = text
     return text
 
 

@@ -51,6 +51,7 @@ __all__ = [
     "BEAT",
     "BEATERS",
     "DEALER",
+    "DEALT",
     "DEFEAT",
     "FIXED",
     "FULL",
@@ -99,6 +100,7 @@ __all__ = [
     "numbered",
     "playout",
     "plays",
+    "receiver",
     "rollout_answer",
     "search_world",
     "set_beats",
@@ -384,6 +386,16 @@ def shuffled(getrandbits: Callable[[int], int]) -> tuple[tuple[int, ...], int]:
     while j >= 20:
         j = getrandbits(5)
     return tuple(order), j
+
+
+#: How many cards are dealt (R7): four to each seat; the rest is the stock.
+DEALT: Final = 16
+
+
+def receiver(dealer: int, position: int) -> int:
+    """The seat that receives the card at ``position`` (< :data:`DEALT`) of the deck: one card at a time,
+    clockwise from the dealer's left (R7)."""
+    return (dealer + 1 + position) & 3
 
 
 def deal(deck: tuple[int, ...], trump_card: int, dealer: int, defeat: tuple[int, ...]) -> Core:

@@ -25,7 +25,7 @@ from typing import Any, Final
 
 import attrs
 
-from goat._core import BEATERS, bits, frozen_cards, set_beats
+from goat._core import BEATERS, POINTS, bits, frozen_cards, set_beats
 from goat.errors import InvalidCardError, shown
 
 __all__ = ["DECK", "Card", "Rank", "Suit", "beats", "beats_set", "cards"]
@@ -112,7 +112,7 @@ class Rank(enum.IntEnum):
     @property
     def points(self) -> int:
         """Card points of this rank (R4): 6–9 score 0, J 2, Q 3, K 4, 10 10, A 11."""
-        return _RANK_POINTS[self]
+        return POINTS[self.value]  # the card of this rank in the first suit (index = suit * 9 + rank)
 
     @classmethod
     def from_str(cls, text: str) -> Rank:
@@ -128,7 +128,6 @@ class Rank(enum.IntEnum):
 
 
 _RANK_LABEL: Final = ("6", "7", "8", "9", "J", "Q", "K", "10", "A")
-_RANK_POINTS: Final = (0, 0, 0, 0, 2, 3, 4, 10, 11)
 _RANK_BY_TEXT: Final = {**{label: Rank(i) for i, label in enumerate(_RANK_LABEL)}, "T": Rank.TEN}
 
 
@@ -186,7 +185,7 @@ class Card:
     @property
     def points(self) -> int:
         """Card points (R4)."""
-        return _RANK_POINTS[self.rank]
+        return POINTS[self.index]
 
     @property
     def symbol(self) -> str:

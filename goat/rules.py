@@ -40,6 +40,7 @@ from goat._core import (
     TRUMP,
     WAIT,
     deal,
+    receiver,
     set_beats,
     shuffled,
     start_hand,
@@ -184,7 +185,7 @@ def new_game(
                 raise InvalidDealError(f"trump_card must be a Card, not {shown(trump_card)}")
             trump = trump_card.index
             if trump not in stock:
-                seat = (dealer + 1 + indices.index(trump)) % 4
+                seat = receiver(dealer, indices.index(trump))
                 raise InvalidDealError(
                     f"the trump card must lie in the stock (R8); {trump_card} is dealt to seat {seat}"
                 )

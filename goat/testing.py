@@ -30,6 +30,7 @@ import sys
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from goat._core import DEALT, receiver
 from goat.errors import MissingExtraError, describe_error, shown
 
 try:
@@ -142,7 +143,7 @@ def decks() -> st.SearchStrategy[tuple[Card, ...]]:
 
 def _dealt_positions(seat: int, dealer: int) -> list[int]:
     """The deck positions dealt to ``seat`` (R7)."""
-    return [position for position in range(16) if (dealer + 1 + position) % 4 == seat]
+    return [position for position in range(DEALT) if receiver(dealer, position) == seat]
 
 
 @st.composite

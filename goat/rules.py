@@ -40,7 +40,6 @@ from goat._core import (
     TRUMP,
     WAIT,
     deal,
-    receiver,
     set_beats,
     shuffled,
     start_hand,
@@ -51,14 +50,12 @@ from goat.cards import DECK, Card, Suit, cards, describe
 from goat.errors import IllegalMoveError, InvalidDealError, InvalidMoveError, InvalidTrickError, shown
 from goat.moves import MOVES, Move, MoveKind, make_move
 from goat.seats import check_seat
-from goat.state import GameState, state_of
+from goat.state import GameState, check_defeat, check_trump, state_of
 
 __all__ = ["legal_moves", "new_game", "play", "trick_winner"]
 
 _HAND_SIZE: Final = 4
 _NO_DEFEAT: Final = (0, 0)  # new_game's default: known good, not checked again
-#: Defeat-scores that end a match (R21): no game is dealt at them (goat.scoring.MATCH_LIMIT).
-MATCH_LIMIT: Final = 12
 _Random = random.Random
 
 
@@ -155,18 +152,8 @@ def new_game(
         raise TypeError(f"seed must be an int or None, not {type(seed).__name__}")
     if type(dealer) is not int or not 0 <= dealer <= 3:
         check_seat(dealer, "dealer", InvalidDealError)
-    if defeat is not _NO_DEFEAT and (
-        not isinstance(defeat, tuple)
-        or len(defeat) != 2
-        or any(type(score) is not int or score < 0 for score in defeat)
-    ):
-        raise InvalidDealError(f"defeat must be two non-negative ints, not {shown(defeat)}")
-    if defeat is not _NO_DEFEAT and max(defeat) >= MATCH_LIMIT:
-        raise InvalidDealError(f"no game is dealt at defeat-scores {defeat}: a match ends at {MATCH_LIMIT} (R21)")
-    if defeat is not _NO_DEFEAT and (defeat[0] % 2 or defeat[1] % 2):
-        raise InvalidDealError(
-            f"no match reaches defeat-scores {defeat}: a game adds 0, 2, 4 or 6 to them (R19, R21), so they are even"
-        )
+    if defeat is not _NO_DEFEAT:
+        check_defeat(defeat)
     if deck is None:
         if trump_card is not None:
             raise InvalidDealError("a trump_card can only be named together with a fixed deck")
@@ -184,11 +171,7 @@ def new_game(
             if not isinstance(trump_card, Card):
                 raise InvalidDealError(f"trump_card must be a Card, not {shown(trump_card)}")
             trump = trump_card.index
-            if trump not in stock:
-                seat = receiver(dealer, indices.index(trump))
-                raise InvalidDealError(
-                    f"the trump card must lie in the stock (R8); {trump_card} is dealt to seat {seat}"
-                )
+            check_trump(indices, trump, dealer)
     state = state_of(deal(indices, trump, dealer, defeat if type(defeat) is tuple else (defeat[0], defeat[1])))
     return _play_all(state, moves) if moves else state
 

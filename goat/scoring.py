@@ -12,9 +12,9 @@ import attrs
 
 from goat.cards import Card
 from goat.errors import GameNotOverError, ScoringError, shown
-from goat.rules import MATCH_LIMIT, new_game
+from goat.rules import new_game
 from goat.seats import check_seat
-from goat.state import GameState
+from goat.state import MATCH_LIMIT, GameState
 
 __all__ = ["MATCH_LIMIT", "MAX_TRICKS", "GameResult", "Match", "defeat_scores", "score"]
 

@@ -9,12 +9,13 @@ properties that turn those into :class:`~goat.Card` and :class:`~goat.Move` valu
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 import attrs
 
 from goat._core import (
     DEALER,
+    DEALT,
     DEFEAT,
     FIXED,
     HANDS,
@@ -28,7 +29,10 @@ from goat._core import (
     TRUMP,
     TRUMP_CARD,
     Core,
+    deal,
     mask_points,
+    receiver,
+    step,
 )
 from goat.cards import DECK, SUITS, Card, Suit, cards_of, describe, pretty_by_repr
 from goat.errors import GoatError, InvalidDealError, InvalidTrickError, shown
@@ -36,6 +40,9 @@ from goat.moves import Move, move_by_key
 from goat.seats import check_seat
 
 __all__ = ["GameState", "Trick"]
+
+#: Defeat-scores that end a match (R21): no game is dealt at them.
+MATCH_LIMIT: Final = 12
 
 
 @attrs.frozen(repr=False)
@@ -281,27 +288,54 @@ def _plain(value: object) -> bool:
 
 def _check_position(core: object) -> None:
     """Refuse a position that is not the one its own deal and moves give (:class:`~goat.InvalidDealError`)."""
-    from goat.rules import new_game, play  # rules builds on this module
-
     where = "a GameState holds a position of a game (make one with goat.new_game and goat.play)"
     if type(core) is not tuple or not _plain(core) or len(core) <= max(FIXED, LOG):
         raise InvalidDealError(f"{where}, not {shown(core)}")
     try:
         fixed = core[FIXED]
-        order, defeat = fixed[ORDER], fixed[DEFEAT]
-        if sorted(order) != list(range(36)) or not 0 <= fixed[TRUMP_CARD] < 36 or len(defeat) != 2:
+        order, trump, dealer, defeat = fixed[ORDER], fixed[TRUMP_CARD], fixed[DEALER], fixed[DEFEAT]
+        if sorted(order) != list(range(36)) or trump not in range(36):
             raise InvalidDealError("its deal is not the 36 cards and a trump card")
-        state = new_game(
-            deck=[DECK[i] for i in order], trump_card=DECK[fixed[TRUMP_CARD]], dealer=fixed[DEALER], defeat=defeat
-        )
+        check_seat(dealer, "dealer", InvalidDealError)
+        check_defeat(defeat)
+        check_trump(order, trump, dealer)
+        position: Any = deal(order, trump, dealer, defeat)
         for key in log_keys(core[LOG]):
-            if not 0 <= key < 1 << 41:
+            if type(key) is not int or not 0 <= key < 1 << 41:
                 raise InvalidDealError(f"{key} is no move's key")
-            state = play(state, move_by_key(key))
+            after = step(position, key)
+            if after is None:
+                raise InvalidDealError(f"the move {move_by_key(key)} is illegal where it was played")
+            position = after
     except (GoatError, TypeError, ValueError, IndexError) as error:
         raise InvalidDealError(f"{where}: {error}") from None
-    if state.core != core:
+    if position != core:
         raise InvalidDealError(f"{where}: this one is not the position its own deal and moves give")
+
+
+def check_defeat(defeat: object) -> None:
+    """Refuse defeat-scores no game is dealt at (:class:`~goat.InvalidDealError`): two even ints below
+    :data:`MATCH_LIMIT` (R19, R21)."""
+    if (
+        not isinstance(defeat, tuple)
+        or len(defeat) != 2
+        or any(type(score) is not int or score < 0 for score in defeat)
+    ):
+        raise InvalidDealError(f"defeat must be two non-negative ints, not {shown(defeat)}")
+    if max(defeat) >= MATCH_LIMIT:
+        raise InvalidDealError(f"no game is dealt at defeat-scores {defeat}: a match ends at {MATCH_LIMIT} (R21)")
+    if defeat[0] % 2 or defeat[1] % 2:
+        raise InvalidDealError(
+            f"no match reaches defeat-scores {defeat}: a game adds 0, 2, 4 or 6 to them (R19, R21), so they are even"
+        )
+
+
+def check_trump(order: tuple[int, ...], trump: int, dealer: int) -> None:
+    """Refuse a trump card (an index) dealt to a seat from the deck ``order`` (:class:`~goat.InvalidDealError`):
+    it lies in the stock (R8)."""
+    if trump not in order[DEALT:]:
+        seat = receiver(dealer, order.index(trump))
+        raise InvalidDealError(f"the trump card must lie in the stock (R8); {DECK[trump]} is dealt to seat {seat}")
 
 
 _new = object.__new__

@@ -17,7 +17,7 @@ and nothing is filtered.  Strategies are nouns, their options keyword-only.
 With goat-cards installed, Hypothesis also knows the types themselves:
 ``st.from_type(goat.Card)``, ``st.from_type(goat.GameState)``,
 ``st.from_type(goat.Move)``, ``st.from_type(goat.GameResult)`` … work without
-importing this module (they are registered through a ``hypothesis`` entry point).
+importing this module: Hypothesis imports it at start-up, through goat's ``hypothesis`` entry point.
 
 :func:`check_strategy` is the conformance check a bot author runs in their
 own tests, in the spirit of PettingZoo's ``api_test`` and OpenSpiel's
@@ -39,15 +39,14 @@ try:
 except ImportError as error:  # pragma: no cover - exercised in a subprocess test
     raise MissingExtraError("goat.testing", "Hypothesis", "testing", error) from None
 
-from goat import _hypothesis as _types
 from goat.cards import DECK, Card, Suit
 from goat.moves import Move, MoveKind
 from goat.rules import legal_moves, new_game, play
 from goat.scoring import GameResult, Match, score
 from goat.seats import is_seat
-from goat.state import MATCH_LIMIT, GameState
+from goat.state import MATCH_LIMIT, GameState, Trick
 from goat.strategy import Strategy, canonical_move, end_game, start_game
-from goat.view import PlayerView, view
+from goat.view import PlayerView, SeenMove, SeenTrick, view
 
 __all__ = [
     "StrategyCheckError",
@@ -534,6 +533,31 @@ def check_strategy(strategy_factory: Callable[..., Any], *, games: int = 10, see
             raise StrategyCheckError(f"not deterministic under the same seed: game {game} differs in length")
 
 
-# st.from_type(goat.Card), st.from_type(goat.GameState) … also when Hypothesis runs with its plugins off
-# (HYPOTHESIS_NO_PLUGINS), where the entry point that registers them on start-up is not run.
-_types.register(lambda name: globals()[name]())
+def _register_types() -> None:
+    """Make ``st.from_type`` draw goat's types with this module's strategies.  Run on import, which Hypothesis does
+    at start-up through goat's ``hypothesis`` entry point, or the user's import when its plugins are off
+    (``HYPOTHESIS_NO_PLUGINS``)."""
+    for kind, strategy in (
+        (Card, cards()),
+        (Suit, suits()),
+        (Move, moves()),
+        (GameState, game_states()),
+        (GameResult, game_results()),
+        (Match, matches()),
+    ):
+        st.register_type_strategy(kind, strategy)
+
+    def views(state: GameState) -> st.SearchStrategy[PlayerView]:
+        return st.integers(0, 3).map(lambda seat: view(state, seat))
+
+    st.register_type_strategy(PlayerView, game_states().flatmap(views))
+    # The parts of a finished game (which has three tricks or more, R17), as the engine and the views make them:
+    # without these, from_type would call the constructors with guessed arguments, which they refuse.
+    finished = finished_games()
+    seen = finished.flatmap(views)
+    st.register_type_strategy(Trick, finished.flatmap(lambda state: st.sampled_from(state.tricks)))
+    st.register_type_strategy(SeenTrick, seen.flatmap(lambda seen: st.sampled_from(seen.tricks)))
+    st.register_type_strategy(SeenMove, seen.flatmap(lambda seen: st.sampled_from(seen.history)))
+
+
+_register_types()

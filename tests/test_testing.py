@@ -100,11 +100,20 @@ def test_types_resolve_through_the_entry_point(cls: type) -> None:
     assert isinstance(value, cls)
 
 
-def test_the_entry_point_is_declared() -> None:
+def test_hypothesis_registers_the_types_at_start_up_through_the_entry_point() -> None:
     from importlib.metadata import entry_points
 
     (hook,) = [e for e in entry_points(group="hypothesis") if e.value.startswith("goat.")]
-    assert callable(hook.load())
+    assert hook.value == "goat.testing"
+    code = (
+        "import sys\n"
+        "from hypothesis import strategies as st\n"  # no import of goat.testing here: Hypothesis's start-up does it
+        "import goat\n"
+        "print('goat.testing' in sys.modules, isinstance(st.from_type(goat.Move).example(), goat.Move))\n"
+    )
+    env = {key: value for key, value in os.environ.items() if key != "HYPOTHESIS_NO_PLUGINS"}
+    done = subprocess.run([sys.executable, "-W", "ignore", "-c", code], capture_output=True, text=True, env=env)
+    assert done.stdout.split() == ["True", "True"], done.stderr
 
 
 # --- check_strategy --------------------------------------------------------------------

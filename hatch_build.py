@@ -1,9 +1,11 @@
 """Hatchling build hook: the compiled rules core, and no .gitignore in the sdist.
 
-**Wheels** (``pip install .``, ``pip install -e .``, ``python -m build``): ``goat/_kernel.py`` is
-copied to a scratch directory as ``goat/_ckernel.py``, stamped with the CRC-32 of the source and the
-mypyc version, compiled by mypyc (``mypycify`` and setuptools' ``build_ext``) and put into the wheel
-beside the untouched source; ``goat/_core.py`` chooses between the two at import time.  Any failure
+**Wheels** (``pip install .``, ``pip install -e .``, ``python -m build``): the rules kernel
+``goat/_kernel.py`` and the search's loops ``goat/bots/_search.py`` are copied to a scratch directory as
+``goat/_ckernel.py`` and ``goat/_csearch.py`` (the search's import of the kernel renamed to match), each stamped
+with the CRC-32 of its source and the mypyc version, compiled together by mypyc (``mypycify`` and setuptools'
+``build_ext``: one shared library, so that the search calls the kernel natively) and put into the wheel beside
+the untouched sources; ``goat/_core.py`` chooses between the two builds at import time.  Any failure
 -- no C compiler or Python headers, not CPython, a mypyc error -- prints a warning and leaves a
 pure-Python wheel (tagged ``py3-none-any``) that works the same, only slower.  ``GOAT_PURE_PYTHON=1``
 in the environment of the build skips the compilation (and the build needs neither mypy nor
@@ -29,8 +31,11 @@ from typing import Any
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
-SOURCE = "goat/_kernel.py"
-MODULE = "_ckernel"  # goat._ckernel: a name of its own, so that it never shadows the source
+#: Each source compiled, and the name of its compiled module in goat/: names of their own, so that a compiled
+#: module never shadows its source.
+SOURCES = {"goat/_kernel.py": "_ckernel", "goat/bots/_search.py": "_csearch"}
+#: The compiled modules' shared library: goat/_ccore__mypyc.
+GROUP = "goat._ccore"
 #: What compiling needs, beyond hatchling: mypy brings mypyc, setuptools its build_ext.
 COMPILE_REQUIRES = ["mypy>=1.18", "setuptools>=61"]
 
@@ -64,7 +69,7 @@ class CustomBuildHook(BuildHookInterface):  # type: ignore[misc]
             return
         self._scratch = Path(tempfile.mkdtemp(prefix="goat-mypyc-"))  # removed in finalize()
         try:
-            built = _compile(root / SOURCE, self._scratch)
+            built = _compile(root, self._scratch)
         except (Exception, SystemExit) as error:  # mypyc reports some failures with sys.exit()
             self.app.display_warning(
                 f"goat: could not compile the rules core ({type(error).__name__}: {error}); "
@@ -96,12 +101,13 @@ def _extension_suffix() -> str:
 
 def _remove_in_place(root: Path) -> None:
     """Remove this interpreter's compiled core from the source tree (other interpreters' files stay)."""
-    for path in (root / "goat").glob(f"{MODULE}*{_extension_suffix()}"):
-        path.unlink()
+    for name in [*SOURCES.values(), GROUP.rpartition(".")[2]]:
+        for path in (root / "goat").glob(f"{name}*{_extension_suffix()}"):
+            path.unlink()
 
 
-def _compile(source: Path, scratch: Path) -> list[Path]:
-    """Compile ``source`` as ``goat._ckernel`` in ``scratch``; return the extension files made."""
+def _compile(root: Path, scratch: Path) -> list[Path]:
+    """Compile :data:`SOURCES` as goat's compiled modules in ``scratch``; return the extension files made."""
     import mypy.version
     from mypyc.build import mypycify
     from setuptools import Distribution
@@ -109,13 +115,18 @@ def _compile(source: Path, scratch: Path) -> list[Path]:
     package = scratch / "src" / "goat"
     package.mkdir(parents=True)
     (package / "__init__.py").write_text("")
-    text = source.read_bytes()
-    stamp = f"\nSOURCE_CRC32 = {zlib.crc32(text)}\nMYPYC_VERSION = {mypy.version.__version__!r}\n"
-    (package / f"{MODULE}.py").write_bytes(text + stamp.encode())
+    files = []
+    for source, module in SOURCES.items():
+        text = (root / source).read_bytes()
+        stamp = f"\nSOURCE_CRC32 = {zlib.crc32(text)}\nMYPYC_VERSION = {mypy.version.__version__!r}\n"
+        # the compiled search imports the compiled kernel
+        text = text.replace(b"from goat._kernel import", f"from goat.{SOURCES['goat/_kernel.py']} import".encode())
+        (package / f"{module}.py").write_bytes(text + stamp.encode())
+        files.append(f"goat/{module}.py")
     here = Path.cwd()
     os.chdir(scratch / "src")  # mypyc names modules by their paths relative to the working directory
     try:
-        extensions = mypycify([f"goat/{MODULE}.py"], opt_level="3", target_dir=str(scratch / "c"))
+        extensions = mypycify(files, opt_level="3", target_dir=str(scratch / "c"), separate=[(files, GROUP)])
         distribution = Distribution({"name": "goat-core", "ext_modules": extensions})
         command = distribution.get_command_obj("build_ext")
         command.build_lib = str(scratch / "lib")

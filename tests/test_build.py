@@ -45,10 +45,10 @@ def test_build_info_names_the_core_and_why() -> None:
     assert info == _core.BUILD
     if _core.COMPILED:
         assert info.startswith("compiled (mypyc ")
-        assert _core.step.__module__ == "goat._ckernel"
+        assert (_core.step.__module__, _core.search.__name__) == ("goat._ckernel", "goat._csearch")
     else:
         assert info.startswith("pure (")
-        assert _core.step.__module__ == "goat._kernel"
+        assert (_core.step.__module__, _core.search.__name__) == ("goat._kernel", "goat.bots._search")
     assert goat.version_text().startswith(f"{goat.__version__}, core {info}, ")
 
 
@@ -59,9 +59,10 @@ def test_goat_pure_python_chooses_the_pure_core_at_import() -> None:
     assert chosen.endswith("goat._ckernel") == chosen.startswith("compiled (mypyc "), chosen
 
 
-def test_the_kernel_source_is_the_one_copy_of_the_rules() -> None:
-    assert (PACKAGE / "_kernel.py").is_file()
-    assert not (PACKAGE / "_ckernel.py").exists()  # the compiled core is built from _kernel.py, not kept as source
+def test_the_sources_are_the_one_copy_of_the_rules_and_the_search() -> None:
+    assert (PACKAGE / "_kernel.py").is_file() and (PACKAGE / "bots" / "_search.py").is_file()
+    # the compiled core is built from them, not kept as source
+    assert not (PACKAGE / "_ckernel.py").exists() and not (PACKAGE / "_csearch.py").exists()
 
 
 def copy_of_goat(tmp_path: Path) -> Path:
@@ -72,8 +73,9 @@ def copy_of_goat(tmp_path: Path) -> Path:
 
 def test_without_a_compiled_core_the_pure_one_runs(tmp_path: Path) -> None:
     root = copy_of_goat(tmp_path)
-    for path in (root / "goat").glob("_ckernel*"):
-        path.unlink()
+    for path in (root / "goat").glob("_c*.*"):
+        if path.name != "_core.py":
+            path.unlink()
     code = "import goat; print(goat.__file__); print(goat.build_info())"
     where, info = run_python(code, cwd=root).splitlines()
     assert Path(where).parent == root / "goat"
@@ -81,13 +83,14 @@ def test_without_a_compiled_core_the_pure_one_runs(tmp_path: Path) -> None:
 
 
 @pytest.mark.skipif(not _core.COMPILED, reason="no compiled core is built")
-def test_a_stale_compiled_core_is_not_used(tmp_path: Path) -> None:
+@pytest.mark.parametrize("source", ["_kernel.py", "bots/_search.py"])
+def test_a_stale_compiled_core_is_not_used(tmp_path: Path, source: str) -> None:
     root = copy_of_goat(tmp_path)
-    code = "import goat; print(goat.build_info())"
-    assert run_python(code, cwd=root).startswith("compiled (")
-    kernel = root / "goat" / "_kernel.py"
-    kernel.write_text(kernel.read_text(encoding="utf-8") + "\n# an edit\n", encoding="utf-8")
-    assert run_python(code, cwd=root) == "pure (compiled core is stale)"
+    code = "import goat, goat._core as c; print(goat.build_info(), c.search.__name__)"
+    assert run_python(code, cwd=root) == f"{goat.build_info()} goat._csearch"
+    edited = root / "goat" / source
+    edited.write_text(edited.read_text(encoding="utf-8") + "\n# an edit\n", encoding="utf-8")
+    assert run_python(code, cwd=root) == "pure (compiled core is stale) goat.bots._search"
 
 
 def test_import_goat_loads_neither_world_sampling_nor_plugin_metadata() -> None:

@@ -73,7 +73,7 @@ def test_fast_worlds_agree_with_the_view_and_play_on_legally(state: GameState, s
 
 @given(gt.game_states(molodka=True), st.integers(0, 3), st.integers(0, 2**32))
 def test_the_kernels_search_worlds_are_the_samplers_own(state: GameState, seat: int, seed: int) -> None:
-    # Where no placement is ever refused, the kernel builds a search's worlds whole (search_world): it must
+    # Where no placement is ever refused, the search builds its worlds whole (search_world): it must
     # draw exactly what the sampler's own position() draws from the same generator, and give the same world.
     if state.is_over:
         return

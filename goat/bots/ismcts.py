@@ -30,7 +30,7 @@ import random
 import time
 from typing import Any, Final
 
-from goat._core import SearchNode, back_up, descend, playout
+from goat._core import search
 from goat.bots.worlds import WorldSampler
 from goat.errors import shown
 from goat.moves import Move
@@ -51,7 +51,7 @@ def rollout(state: GameState, rng: random.Random) -> tuple[tuple[int, int], tupl
     The policy is the kernel's (:func:`goat._kernel.playout`, compiled with the rules): see the module
     documentation.
     """
-    points0, points1, tricks0, tricks1 = playout(state.core, rng.random)
+    points0, points1, tricks0, tricks1 = search.playout(state.core, rng.random)
     return (points0, points1), (tricks0, tricks1)
 
 
@@ -113,7 +113,7 @@ class ISMCTSBot:
             return legal[0]
         return next(m for m in legal if m.key == best.move)
 
-    def _search(self, view: PlayerView) -> SearchNode:
+    def _search(self, view: PlayerView) -> search.SearchNode:
         """Run the search from ``view``; return the root of its tree.
 
         The walk and the rollouts run on the kernel's positions and move keys (the sampled world's
@@ -122,7 +122,7 @@ class ISMCTSBot:
         rng = self._rng
         draw = rng.random
         sampler = WorldSampler(view)
-        root = SearchNode(-1, 1 - view.team)
+        root = search.SearchNode(-1, 1 - view.team)
         deadline = None if self.time_ms is None else time.perf_counter() + self.time_ms / 1000
         limit = self.iterations
         done = 0
@@ -131,9 +131,9 @@ class ISMCTSBot:
         while (limit is None or done < limit) and (deadline is None or clock() < deadline):
             done += 1
             # The search never reads the history it plays: its worlds are positions without a log.
-            path, end = descend(root, sampler.position(rng, history=False), draw, c)
-            reward0, reward1 = _rewards(playout(end, draw))
-            back_up(path, reward0, reward1)
+            path, end = search.descend(root, sampler.position(rng, history=False), draw, c)
+            reward0, reward1 = _rewards(search.playout(end, draw))
+            search.back_up(path, reward0, reward1)
         self.last_iterations = done
         return root
 

@@ -86,10 +86,8 @@ from goat._core import (
     WAIT,
     deal,
     fixed_part,
-    search_world,
-    shuffle,
+    search,
     step,
-    world_of,
 )
 from goat.moves import Move, MoveKind
 from goat.state import GameState, state_of
@@ -501,7 +499,7 @@ class WorldSampler:
             if count < seat.bound and randrange(seat.bound) >= count:
                 return None
         # The never-seen cards in a uniformly random order (Fisher-Yates with exact draws).
-        cards = shuffle(list(self._unknown), rng.getrandbits)
+        cards = search.shuffle(list(self._unknown), rng.getrandbits)
         rooms = self._rooms
         if chosen:  # leave room for the special cards
             rooms = list(rooms)
@@ -676,7 +674,7 @@ class WorldSampler:
         self._my_hand = my_hand
         self._fixed_part = fixed_part(SUIT_OF[self.trump], self.trump, view.dealer, tuple(range(36)), view.defeat)
         # What the kernel's world_of needs besides the placement: the shape of every world of this view.
-        self._shape = (
+        self._shape = search.Shape(
             view.seat,
             my_hand,
             self._hand_place,
@@ -690,10 +688,10 @@ class WorldSampler:
             self._fixed_part,
         )
         # Where no placement is ever refused (at most one card of unknown place, no molodka holder's decision
-        # drawn), the kernel builds the search's worlds whole (search_world), drawing exactly what position does.
-        self._plan: tuple[Any, ...] | None = None
+        # drawn), the search builds its worlds whole (search_world), drawing exactly what position does.
+        self._plan: search.Plan | None = None
         if self._possible and self._round is None and (self._direct is not None or not self.specials):
-            self._plan = (
+            self._plan = search.Plan(
                 self._unknown,  # search_world shuffles a copy
                 self._rooms,
                 self._direct,
@@ -714,7 +712,7 @@ class WorldSampler:
         """:meth:`fast`'s world as the kernel's position; with ``history=False`` without its log (a search
         that never reads the history it plays saves building it)."""
         if self._plan is not None and not history:
-            return search_world(self._plan, rng.randrange, rng.getrandbits)
+            return search.search_world(self._plan, rng.randrange, rng.getrandbits)
         view = self.view
         for _ in range(ATTEMPTS if self._possible else 0):
             drawn = self._placement(rng)
@@ -726,7 +724,7 @@ class WorldSampler:
         # Of a view whose seat does not decide, the drawn decider is counted after the seat itself when the
         # molodka round has reached it (see _asking).
         after_me = bool(self._round and not self._round[1])
-        return world_of(self._shape, contents, self._log_base, bool(history), extra, after_me)
+        return search.world_of(self._shape, contents, self._log_base, bool(history), extra, after_me)
 
 
 def _waits(core: Any, seat: int, me: int) -> Any:

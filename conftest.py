@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, settings
 #   ci        bounded and derandomized, so CI is repeatable and quick; .ci/run uses it
 #   dev       Hypothesis's defaults, random each run
 #   thorough  many more examples, for a long local run before a release
+# tests/test_batch.py sizes its lockstep tests by the profile's max_examples: 200 games (ci) to 2,500 (thorough).
 settings.register_profile(
     "ci",
     max_examples=60,

@@ -1,11 +1,12 @@
 """goat.batch against the scalar engine (R7–R23), and the batch API.
 
-The differential tests play 10,000 games in lockstep — half dealt from seeds, half from decks built to give
-seats molodkas (R14) — with policies that wait and declare at different rates, and at every step compare, for
-every game: the legal mask with ``encoding.legal_actions(goat.view(state, seat))``, a fingerprint of the whole
-position (hands, stock, leader, who decides, the table play by play, tricks and points per team) with the
-scalar state's, and the observation with ``encoding.observation``; ``Batch.state(i)`` is compared with ``==``
-for a sample of games at every step, and every result with :func:`goat.score`.
+The differential tests play games in lockstep — half dealt from seeds, half from decks built to give seats
+molodkas (R14), :data:`LOCKSTEP_GAMES` in each of four tests, sized by the Hypothesis profile — with policies
+that wait and declare at different rates, and at every step compare, for every game: the legal mask with
+``encoding.legal_actions(goat.view(state, seat))``, a fingerprint of the whole position (hands, stock, leader,
+who decides, the table play by play, tricks and points per team) with the scalar state's, and the observation
+with ``encoding.observation``; ``Batch.state(i)`` is compared with ``==`` for a sample of games at every step,
+and every result with :func:`goat.score`.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import settings
 
 import goat
 from goat.adapters import encoding
@@ -23,13 +25,13 @@ from goat.batch import (
     IllegalActionError,
     SeedStream,
     from_decks,
+    from_stream,
     greedy_lite_actions,
     new_games,
     random_playouts,
     uniform_actions,
 )
 from goat.batch.deal import deal_decks, python_deck
-from goat.batch.games import move_of
 
 # --- deals ---------------------------------------------------------------------------------------------
 
@@ -51,7 +53,7 @@ def test_deals_match_the_scalar_engine_seed_for_seed() -> None:
 def test_a_seed_short_of_words_is_dealt_by_random_random(monkeypatch: pytest.MonkeyPatch) -> None:
     import goat.batch.deal as deal
 
-    monkeypatch.setattr(deal, "_WORDS", 40)  # most seeds need more than 40 words: the fallback deals them
+    monkeypatch.setattr(deal, "WORDS", 40)  # most seeds need more than 40 words: the fallback deals them
     decks, trumps = deal.deal_decks(list(range(500)))
     assert [(d, t) for d, t in zip(decks.tolist(), trumps.tolist(), strict=True)] == [
         python_deck(s) for s in range(500)
@@ -77,6 +79,10 @@ def test_fixed_decks_deal_as_new_game_does() -> None:
 
 
 # --- the differential test -------------------------------------------------------------------------------
+
+#: Games per lockstep test: three per example of the Hypothesis profile that conftest.py loads, from 200 (the
+#: "ci" profile's 60) and 300 (the default's 100) to 2,500 (the "thorough" profile's 2,000).
+LOCKSTEP_GAMES = min(2_500, max(200, 3 * settings().max_examples))
 
 
 def molodka_decks(count: int, seed: int) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any], np.ndarray[Any, Any]]:
@@ -224,7 +230,7 @@ def play_in_lockstep(batch: Batch, states: list[goat.GameState], seed: int) -> d
         batch = batch.step(actions)
         assert before.to_move.tolist() == [-1 if s.to_move is None else s.to_move for s in states]  # unchanged
         for i in live.tolist():
-            states[i] = goat.play(states[i], move_of(states[i], int(actions[i])))
+            states[i] = goat.play(states[i], encoding.actions_of(states[i])[int(actions[i])])
         changed = live.tolist()
         counts["decisions"] += int(live.size)
         counts["waits"] += int((actions == 46).sum())
@@ -241,18 +247,21 @@ def play_in_lockstep(batch: Batch, states: list[goat.GameState], seed: int) -> d
 
 @pytest.mark.parametrize("half", [0, 1])
 def test_seeded_games_in_lockstep_equal_the_scalar_engine(half: int) -> None:
-    seeds = list(range(half * 2500, (half + 1) * 2500))
-    dealers = np.arange(2500) % 4
+    games = LOCKSTEP_GAMES
+    seeds = list(range(half * games, (half + 1) * games))
+    dealers = np.arange(games) % 4
     batch = new_games(seeds, dealer=dealers)
     states = [goat.new_game(seed=s, dealer=int(d)) for s, d in zip(seeds, dealers, strict=True)]
     counts = play_in_lockstep(batch, states, seed=half)
-    assert counts["decisions"] > 2500 * 28
-    assert counts["declared"] > 100 and counts["waits"] > 100  # molodkas dealt and drawn occur by themselves
+    assert counts["decisions"] > games * 28
+    # Molodkas dealt and drawn occur by themselves: about one declaration and two waits in ten games.
+    assert counts["declared"] > games // 25 and counts["waits"] > games // 25
 
 
 @pytest.mark.parametrize("half", [0, 1])
 def test_molodka_deals_in_lockstep_equal_the_scalar_engine(half: int) -> None:
-    decks, trumps, dealers = molodka_decks(2500, seed=10 + half)
+    games = LOCKSTEP_GAMES
+    decks, trumps, dealers = molodka_decks(games, seed=10 + half)
     batch = from_decks(decks, trumps, dealer=dealers)
     states = [
         goat.new_game(deck=[goat.DECK[c] for c in deck], trump_card=goat.DECK[t], dealer=int(d))
@@ -260,8 +269,8 @@ def test_molodka_deals_in_lockstep_equal_the_scalar_engine(half: int) -> None:
     ]
     assert all(goat.legal_moves(s)[0].kind is not goat.MoveKind.LEAD or s.to_move == s.leader for s in states)
     counts = play_in_lockstep(batch, states, seed=20 + half)
-    assert counts["declared"] > 2500 * 0.5  # most of these games see a molodka declared, many see waits
-    assert counts["waits"] > 2500 * 0.5
+    assert counts["declared"] > games * 0.5  # most of these games see a molodka declared, many see waits
+    assert counts["waits"] > games * 0.5
 
 
 # --- the API -----------------------------------------------------------------------------------------------
@@ -328,8 +337,8 @@ def test_step_is_pure_and_branches_replay_apart() -> None:
         assert np.array_equal(old, now)
     for i in range(50):
         assert batch.state(i) == states[i]
-        assert first.state(i) == goat.play(states[i], move_of(states[i], int(one[i])))
-        assert second.state(i) == goat.play(states[i], move_of(states[i], int(two[i])))
+        assert first.state(i) == goat.play(states[i], encoding.actions_of(states[i])[int(one[i])])
+        assert second.state(i) == goat.play(states[i], encoding.actions_of(states[i])[int(two[i])])
         assert first_on.state(i).history[: len(first.state(i).history)] == first.state(i).history
 
 
@@ -371,6 +380,108 @@ def test_auto_reset_runs_forever_and_keeps_every_result() -> None:
     huge = game.redeal([2**70 + 1])
     assert huge.seeds.tolist() == [2**70 + 1] and huge.state(0) == goat.new_game(seed=2**70 + 1)
     assert from_decks([list(range(36))], [20]).seeds.tolist() == [None]
+
+
+def test_redeal_deals_only_the_games_it_is_given() -> None:
+    batch = new_games(range(12), dealer=np.arange(12) % 4)
+    rng = np.random.default_rng(6)
+    while batch.is_over.sum() < 4:
+        batch = batch.step(batch.sample(rng))
+    over = np.flatnonzero(batch.is_over)
+    chosen = over[[0, 2]]
+    again = batch.redeal([500, 501], games=chosen[::-1])  # in game order, whatever order they are named in
+    assert again.redealt is not None and again.redealt.games.tolist() == chosen.tolist()
+    assert again.is_over.tolist() == [bool(i in over and i not in chosen) for i in range(12)]
+    for i, seed in zip(chosen.tolist(), (500, 501), strict=True):
+        assert again.state(i) == goat.new_game(seed=seed, dealer=i % 4)
+    for i in set(range(12)) - set(chosen.tolist()):
+        assert again.state(i) == batch.state(i)
+    stream = SeedStream(900, dealer=1)
+    streamed = batch.redeal(stream, games=over[:1])
+    assert stream.taken == 1 and streamed.state(int(over[0])) == goat.new_game(seed=900, dealer=1)
+    going = int(np.flatnonzero(~batch.is_over)[0])
+    with pytest.raises(goat.GameNotOverError, match=f"game {going} is not over"):
+        batch.redeal([1], games=[going])
+    with pytest.raises(ValueError, match="each game once"):
+        batch.redeal([1, 2], games=[over[0], over[0]])
+    with pytest.raises(IndexError, match="out of range"):
+        batch.redeal([1], games=[12])
+    with pytest.raises(TypeError, match="game indices"):
+        batch.redeal([1], games=[0.5])
+    assert batch.redeal([], games=[]).is_over.tolist() == batch.is_over.tolist()
+
+
+def test_from_stream_deals_the_streams_next_seeds() -> None:
+    stream = SeedStream(70, dealer="rotate")
+    batch = from_stream(stream, 6)
+    assert batch.seeds.tolist() == list(range(70, 76)) and batch.dealer.tolist() == [0, 1, 2, 3, 0, 1]
+    assert from_stream(stream, 2).seeds.tolist() == [76, 77] and stream.taken == 8
+    fixed = from_stream(SeedStream(5), 3, dealer=2)
+    assert all(fixed.state(i) == goat.new_game(seed=5 + i, dealer=2) for i in range(3))
+    with pytest.raises(goat.InvalidSeatError, match="dealer"):
+        from_stream(SeedStream(0), 2, dealer=4)
+    with pytest.raises(TypeError, match="SeedStream"):
+        from_stream(range(3), 3)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="games held at once"):
+        from_stream(SeedStream(0), 0)
+
+
+def test_the_engine_surface_other_modules_build_on() -> None:
+    batch = new_games(range(40), dealer=np.arange(40) % 4)
+    suits = list(goat.Suit)
+    assert [suits[t] for t in batch.trump.tolist()] == [batch.state(i).trump for i in range(40)]
+    legal = batch.legal_blocks()
+    assert legal is batch.legal_blocks()  # found once per batch
+    assert np.array_equal(legal.due, batch.to_play) and legal.blocks.shape == (4, 40)
+    assert np.array_equal(batch.position.to_move, batch.to_move)
+    for array in (batch.trump, legal.blocks, legal.due, batch.position.hands):
+        with pytest.raises(ValueError, match="read-only"):
+            array.flat[0] = 0
+    rng = np.random.default_rng(8)
+    while not batch.all_over:
+        batch = batch.step(batch.sample(rng))
+    results = batch.results()
+    assert results.dealer.tolist() == [i % 4 for i in range(40)]
+    assert results.first_leader.tolist() == [(i + 1) % 4 for i in range(40)]  # the dealer's left leads (R9)
+
+
+def test_the_encodings_layout_is_what_the_batch_reads() -> None:
+    parts = [encoding.action_parts(a) for a in range(encoding.NUM_ACTIONS)]
+    assert parts[encoding.MOLODKA_ACTION] == (goat.MoveKind.MOLODKA, 0)
+    assert parts[encoding.WAIT_ACTION] == (goat.MoveKind.WAIT, 0)
+    state = goat.new_game(seed=4)
+    for _ in range(60):
+        if state.is_over:
+            break
+        seen = goat.view(state, state.to_move)
+        for move in seen.legal_moves:
+            action = encoding.encode(move, seen)
+            subset = 0 if move.kind in (goat.MoveKind.MOLODKA, goat.MoveKind.WAIT) else None
+            if subset is None:
+                subset = encoding.subset_of(move.cards, sorted(seen.hand))
+            assert parts[action] == (move.kind, subset)
+        state = goat.play(state, seen.legal_moves[-1])
+    for wrong in (-1, encoding.NUM_ACTIONS, 3.0, True):
+        with pytest.raises(ValueError, match="an action number"):
+            encoding.action_parts(wrong)  # type: ignore[arg-type]
+    # The observation's parts, in order, tile it exactly.
+    layout = [
+        (encoding.OBS_HAND, 36),
+        (encoding.OBS_TRUMP_CARD, 36),
+        (encoding.OBS_TABLE, 4 * 36),
+        (encoding.OBS_FACE_DOWN, 4),
+        (encoding.OBS_LEADER, 4),
+        (encoding.OBS_TO_PLAY, 4),
+        (encoding.OBS_SEEN, 36),
+        (encoding.OBS_PASSED, 36),
+        (encoding.OBS_HAND_SIZES, 4),
+        (encoding.OBS_STOCK, 1),
+        (encoding.OBS_TRICKS, 2),
+        (encoding.OBS_DEFEAT, 2),
+        (encoding.OBS_MOLODKA, 1),
+    ]
+    ends = [start + size for start, size in layout]
+    assert [start for start, _ in layout] == [0, *ends[:-1]] and ends[-1] == encoding.OBSERVATION_SIZE
 
 
 def test_state_replays_after_log_trimming() -> None:
@@ -460,6 +571,50 @@ def test_greedy_lite_is_legal_deterministic_and_beats_random() -> None:
     assert (batch.results().winner == 0).mean() > 0.75
 
 
+# --- the package's structure -----------------------------------------------------------------------------
+
+
+def test_the_batch_modules_import_without_cycles_and_read_no_other_modules_private_names() -> None:
+    """Imports inside functions count; no module imports the package root (``goat`` or ``goat.batch``); each
+    reads only the private names (``_x``) that it defines itself."""
+    import ast
+    from pathlib import Path
+
+    import goat.batch
+
+    trees = {path.stem: ast.parse(path.read_text()) for path in Path(goat.batch.__file__).parent.glob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for name, tree in trees.items():
+        graph[name] = set()
+        nodes = list(ast.walk(tree))
+        defined = {n.name for n in nodes if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
+        defined |= {n.attr for n in nodes if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Store)}
+        defined |= {n.id for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+        defined |= {n.value for n in nodes if isinstance(n, ast.Constant) and isinstance(n.value, str)}  # slots
+        for node in nodes:
+            if isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__"):
+                assert node.attr in defined, f"{name} reads another module's private {ast.unparse(node)}"
+            if isinstance(node, ast.ImportFrom):
+                assert not any(a.name.startswith("_") for a in node.names), f"{name}: {ast.unparse(node)}"
+            if isinstance(node, (ast.Import, ast.ImportFrom)) and name != "__init__":
+                targets = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+                for target in targets:
+                    assert target not in ("goat", "goat.batch"), f"{name} imports the package root: {ast.unparse(node)}"
+                    if target.startswith("goat.batch."):
+                        graph[name].add(target.removeprefix("goat.batch."))
+    done: set[str] = set()
+
+    def visit(name: str, path: tuple[str, ...]) -> None:
+        assert name not in path, f"an import cycle: {' -> '.join((*path, name))}"
+        if name not in done:
+            for imported in graph[name]:
+                visit(imported, (*path, name))
+            done.add(name)
+
+    for name in graph:
+        visit(name, ())
+
+
 # --- the vector environment -----------------------------------------------------------------------------
 
 gymnasium = pytest.importorskip("gymnasium")
@@ -488,8 +643,8 @@ def test_the_vector_env_passes_gymnasiums_checks() -> None:
     assert isinstance(env, VectorEnv) and env.metadata["autoreset_mode"] is AutoresetMode.SAME_STEP
     assert env.single_action_space == gymnasium.spaces.Discrete(47)
     assert env.single_observation_space.shape == (310,) and env.observation_space.shape == (8, 310)
-    box_check = passive_env_checker._check_box_observation_space
-    passive_env_checker.check_space(env.single_observation_space, "observation", box_check)
+    passive_env_checker.check_observation_space(env.single_observation_space)
+    passive_env_checker.check_action_space(env.single_action_space)
     env_checker.check_space_limit(env.single_observation_space, "observation")
     env_checker.check_reset_return_type(env)
     env_checker.check_reset_options(env)

@@ -58,11 +58,31 @@ if TYPE_CHECKING:  # numpy only for observation_array(), imported there
     import numpy as np
 
 __all__ = [
+    "DEFEAT_CAP",
+    "HAND_SCALE",
+    "MOLODKA_ACTION",
     "NUM_ACTIONS",
     "OBSERVATION_SIZE",
+    "OBS_DEFEAT",
+    "OBS_FACE_DOWN",
+    "OBS_HAND",
+    "OBS_HAND_SIZES",
+    "OBS_LEADER",
+    "OBS_MOLODKA",
+    "OBS_PASSED",
+    "OBS_SEEN",
+    "OBS_STOCK",
+    "OBS_TABLE",
+    "OBS_TO_PLAY",
+    "OBS_TRICKS",
+    "OBS_TRUMP_CARD",
+    "STOCK_SCALE",
+    "TRICKS_SCALE",
+    "WAIT_ACTION",
     "action_in",
     "action_keys",
     "action_of",
+    "action_parts",
     "actions_of",
     "deal_of",
     "decode",
@@ -95,8 +115,47 @@ NUM_ACTIONS = 47
 #: The length of an observation vector (see the layout above).
 OBSERVATION_SIZE = 310
 _OFFSET = {MoveKind.LEAD: 0, MoveKind.BEAT: 15, MoveKind.PASS: 30}
+_SUBSETS = 15  # the non-empty subsets of a hand of four
+#: The action that declares a molodka (R14).
 MOLODKA_ACTION = 45
+#: The action that keeps a molodka for now (R14).
 WAIT_ACTION = 46
+
+# The observation's layout, as the table above gives it: where each part starts, and the scales of its counts.
+#: The observer's hand (36 numbers, by card index).
+OBS_HAND = 0
+#: The trump card, one-hot (36).
+OBS_TRUMP_CARD = 36
+#: The current trick's face-up cards: 36 per relative seat (144).
+OBS_TABLE = 72
+#: Each relative seat's face-down cards on the table, count / HAND_SCALE (4).
+OBS_FACE_DOWN = 216
+#: The trick's leader, one-hot by relative seat (4).
+OBS_LEADER = 220
+#: The seat due to play, one-hot by relative seat (4).
+OBS_TO_PLAY = 224
+#: Face-up cards in finished tricks (36).
+OBS_SEEN = 228
+#: The observer's own passed cards in finished tricks (36).
+OBS_PASSED = 264
+#: Hand sizes by relative seat, count / HAND_SCALE (4).
+OBS_HAND_SIZES = 300
+#: The stock's size / STOCK_SCALE (1).
+OBS_STOCK = 304
+#: Tricks won, the observer's team first, count / TRICKS_SCALE (2).
+OBS_TRICKS = 305
+#: The match's defeat-scores, the observer's team first, min(score, DEFEAT_CAP) / DEFEAT_CAP (2).
+OBS_DEFEAT = 307
+#: Whether the trick already has its molodka (1).
+OBS_MOLODKA = 309
+#: The divisor of card counts in a hand or a play.
+HAND_SCALE = 4
+#: The divisor of the stock's size.
+STOCK_SCALE = 20
+#: The divisor of tricks won.
+TRICKS_SCALE = 9
+#: The cap and divisor of the match's defeat-scores.
+DEFEAT_CAP = 12
 
 
 def _hand(view: PlayerView) -> list[Card]:
@@ -132,6 +191,24 @@ def decode(action: int, view: PlayerView) -> Move:
 def legal_actions(view: PlayerView) -> list[int]:
     """The action numbers of the legal moves, ascending."""
     return sorted(encode(move, view) for move in view.legal_moves)
+
+
+def action_parts(action: int) -> tuple[MoveKind, int]:
+    """What action number ``action`` stands for: its kind, and the subset (1–15) of the sorted hand it plays
+    (0 for ``MOLODKA``, whose cards are the trick's start, and for ``WAIT``).
+
+    >>> from goat.adapters import encoding
+    >>> encoding.action_parts(17), encoding.action_parts(encoding.WAIT_ACTION)
+    ((MoveKind.BEAT, 3), (MoveKind.WAIT, 0))
+    """
+    if action == MOLODKA_ACTION:
+        return MoveKind.MOLODKA, 0
+    if action == WAIT_ACTION:
+        return MoveKind.WAIT, 0
+    for kind, offset in _OFFSET.items():
+        if type(action) is int and offset <= action < offset + _SUBSETS:
+            return kind, action - offset + 1
+    raise ValueError(f"an action number is an int 0–{NUM_ACTIONS - 1}, not {shown(action)}")
 
 
 def _positions(hand: Iterable[Card]) -> dict[int, int]:
@@ -202,32 +279,32 @@ def observation(view: PlayerView) -> list[float]:
     me = view.seat
     out = [0.0] * OBSERVATION_SIZE
     for card in view.hand:
-        out[card.index] = 1.0
-    out[36 + view.trump_card.index] = 1.0
+        out[OBS_HAND + card.index] = 1.0
+    out[OBS_TRUMP_CARD + view.trump_card.index] = 1.0
     for play in view.table:
         relative = (play.seat - me) % 4
         for card in play.cards:
-            out[72 + 36 * relative + card.index] = 1.0
+            out[OBS_TABLE + 36 * relative + card.index] = 1.0
         if play.hidden:
-            out[216 + relative] += play.size / 4
+            out[OBS_FACE_DOWN + relative] += play.size / HAND_SCALE
     if view.table or view.to_play is not None:
-        out[220 + (view.leader - me) % 4] = 1.0
+        out[OBS_LEADER + (view.leader - me) % 4] = 1.0
     if view.to_play is not None:
-        out[224 + (view.to_play - me) % 4] = 1.0
+        out[OBS_TO_PLAY + (view.to_play - me) % 4] = 1.0
     for trick in view.tricks:
         for play in trick.plays:
-            base = 264 if (play.kind is MoveKind.PASS and play.seat == me) else 228
+            base = OBS_PASSED if (play.kind is MoveKind.PASS and play.seat == me) else OBS_SEEN
             for card in play.cards:
                 out[base + card.index] = 1.0
     for seat in range(4):
-        out[300 + (seat - me) % 4] = view.hand_sizes[seat] / 4
-    out[304] = view.stock_size / 20
+        out[OBS_HAND_SIZES + (seat - me) % 4] = view.hand_sizes[seat] / HAND_SCALE
+    out[OBS_STOCK] = view.stock_size / STOCK_SCALE
     won = view.tricks_won
-    out[305] = won[view.team] / 9
-    out[306] = won[1 - view.team] / 9
-    out[307] = min(view.defeat[view.team], 12) / 12
-    out[308] = min(view.defeat[1 - view.team], 12) / 12
-    out[309] = 1.0 if view.table and view.table[0].size == 4 else 0.0
+    out[OBS_TRICKS] = won[view.team] / TRICKS_SCALE
+    out[OBS_TRICKS + 1] = won[1 - view.team] / TRICKS_SCALE
+    out[OBS_DEFEAT] = min(view.defeat[view.team], DEFEAT_CAP) / DEFEAT_CAP
+    out[OBS_DEFEAT + 1] = min(view.defeat[1 - view.team], DEFEAT_CAP) / DEFEAT_CAP
+    out[OBS_MOLODKA] = 1.0 if view.table and view.table[0].size == 4 else 0.0
     return out
 
 
@@ -273,22 +350,22 @@ def observation_entries(state: GameState, seat: int) -> tuple[list[int], dict[in
     """
     me = seat
     hands = state.hands
-    ones = [card.index for card in hands[me]]
-    ones.append(36 + state.trump_card.index)
+    ones = [OBS_HAND + card.index for card in hands[me]]
+    ones.append(OBS_TRUMP_CARD + state.trump_card.index)
     values: dict[int, float] = {}
     table = state.table
     for play in table:
         relative = (play.seat - me) % 4
         if play.kind is _PASS and play.seat != me:
-            values[216 + relative] = values.get(216 + relative, 0.0) + len(play.cards) / 4
+            values[OBS_FACE_DOWN + relative] = values.get(OBS_FACE_DOWN + relative, 0.0) + len(play.cards) / HAND_SCALE
         else:
-            base = 72 + 36 * relative
+            base = OBS_TABLE + 36 * relative
             ones.extend(base + card.index for card in play.cards)
     to_play = state.to_play
     if table or to_play is not None:
-        ones.append(220 + (state.leader - me) % 4)
+        ones.append(OBS_LEADER + (state.leader - me) % 4)
     if to_play is not None:
-        ones.append(224 + (to_play - me) % 4)
+        ones.append(OBS_TO_PLAY + (to_play - me) % 4)
     won = [0, 0]
     for trick in state.tricks:
         won[trick.winner % 2] += 1
@@ -296,22 +373,22 @@ def observation_entries(state: GameState, seat: int) -> tuple[list[int], dict[in
     for other in range(4):
         size = len(hands[other])
         if size:
-            values[300 + (other - me) % 4] = size / 4
+            values[OBS_HAND_SIZES + (other - me) % 4] = size / HAND_SCALE
     stock = len(state.stock)
     if stock:
-        values[304] = stock / 20
+        values[OBS_STOCK] = stock / STOCK_SCALE
     team = me % 2
     defeat = state.defeat
     for index, value in (
-        (305, won[team] / 9),
-        (306, won[1 - team] / 9),
-        (307, min(defeat[team], 12) / 12),
-        (308, min(defeat[1 - team], 12) / 12),
+        (OBS_TRICKS, won[team] / TRICKS_SCALE),
+        (OBS_TRICKS + 1, won[1 - team] / TRICKS_SCALE),
+        (OBS_DEFEAT, min(defeat[team], DEFEAT_CAP) / DEFEAT_CAP),
+        (OBS_DEFEAT + 1, min(defeat[1 - team], DEFEAT_CAP) / DEFEAT_CAP),
     ):
         if value:
             values[index] = value
     if table and len(table[0].cards) == 4:
-        ones.append(309)
+        ones.append(OBS_MOLODKA)
     return ones, values
 
 
@@ -322,7 +399,7 @@ _SEEN_IN: dict[int, tuple[object, tuple[tuple[int, ...], ...]]] = {}
 
 
 def _seen_in(trick: Trick, seat: int) -> tuple[int, ...]:
-    """The observation indices that a finished trick sets for ``seat`` (offsets 228 and 264)."""
+    """The observation indices that a finished trick sets for ``seat`` (at OBS_SEEN and OBS_PASSED)."""
     found = _SEEN_IN.get(id(trick))
     if found is None or found[0] is not trick:
         per_seat = []
@@ -332,9 +409,9 @@ def _seen_in(trick: Trick, seat: int) -> tuple[int, ...]:
                 if play.kind is _PASS:
                     if play.seat != me:
                         continue  # another seat's face-down cards: not seen
-                    base = 264
+                    base = OBS_PASSED
                 else:
-                    base = 228
+                    base = OBS_SEEN
                 indices.extend(base + card.index for card in play.cards)
             per_seat.append(tuple(indices))
         if len(_SEEN_IN) > 100_000:  # bounded memory for long runs

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from goat.batch.games import Batch, IllegalActionError, Results, from_decks, new_games
+from goat.batch.games import Batch, IllegalActionError, Results, from_decks, from_stream, new_games
 from goat.batch.playouts import Playouts, random_playouts
 from goat.batch.policies import greedy_lite_actions, uniform_actions
 from goat.batch.seeds import SeedStream
@@ -40,6 +40,7 @@ __all__ = [
     "Results",
     "SeedStream",
     "from_decks",
+    "from_stream",
     "greedy_lite_actions",
     "new_games",
     "random_playouts",

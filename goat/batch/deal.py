@@ -18,15 +18,18 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["deal_decks", "python_deck"]
+from goat._core import DEALT, shuffled
+
+__all__ = ["WORDS", "deal_decks", "python_deck"]
 
 _N = 624
 _M = 397
 #: Stream words made per seed: the shuffle and the trump card need 55 on average; a seed that needs more is
 #: dealt by :func:`python_deck` (about one in 10^9 with 128).
-_WORDS = 128
+WORDS = 128
 _MAX_KEY = 8  # seeds of up to 8 words (below 2**256) are seeded here; larger ones by random.Random
 _CHUNK = 8192  # seeds seeded together: the (624, chunk) uint32 state is 20 MB
+_STOCK = 36 - DEALT  # the trump card is drawn among the stock's cards (R8)
 
 
 def _init_genrand(seed: int) -> list[int]:
@@ -58,7 +61,7 @@ _INDEX = np.arange(_N, dtype=np.uint32)  # numpy scalars: a Python int operand c
 
 
 def _stream(keys: NDArray[np.uint32]) -> NDArray[np.uint32]:
-    """The first ``_WORDS`` outputs ``(_WORDS, m)`` of ``random.Random`` seeded with each row's key
+    """The first ``WORDS`` outputs ``(WORDS, m)`` of ``random.Random`` seeded with each row's key
     (``(m, length)`` words).
 
     CPython's ``init_by_array`` step for step, each step one row of the state for every seed at once.  The
@@ -111,9 +114,9 @@ def _stream(keys: NDArray[np.uint32]) -> NDArray[np.uint32]:
             row[0][:] = row[_N - 1]
             i = 1
     mt[0] = 0x80000000
-    # The first twist, for the first _WORDS (< N - M) words: they need only the seeded state.
-    y = (mt[:_WORDS] & np.uint32(0x80000000)) | (mt[1 : _WORDS + 1] & np.uint32(0x7FFFFFFF))
-    y = mt[_M : _M + _WORDS] ^ (y >> np.uint32(1)) ^ ((y & np.uint32(1)) * np.uint32(0x9908B0DF))
+    # The first twist, for the first WORDS (< N - M) words: they need only the seeded state.
+    y = (mt[:WORDS] & np.uint32(0x80000000)) | (mt[1 : WORDS + 1] & np.uint32(0x7FFFFFFF))
+    y = mt[_M : _M + WORDS] ^ (y >> np.uint32(1)) ^ ((y & np.uint32(1)) * np.uint32(0x9908B0DF))
     # Tempering.
     y ^= y >> np.uint32(11)
     y ^= (y << np.uint32(7)) & np.uint32(0x9D2C5680)
@@ -141,7 +144,7 @@ def _draw(words: NDArray[np.uint32], at: NDArray[np.intp], n: int) -> NDArray[np
 
 
 def _shuffle(words: NDArray[np.uint32]) -> tuple[NDArray[np.uint8], NDArray[np.uint8], NDArray[np.bool_]]:
-    """Deck orders and trump cards drawn from the words ``(_WORDS, m)``; and which seeds ran out of words.
+    """Deck orders and trump cards drawn from the words ``(WORDS, m)``; and which seeds ran out of words.
 
     Past its words a seed reads zeros (always accepted), and the caller deals it again with
     :func:`python_deck`.
@@ -153,7 +156,7 @@ def _shuffle(words: NDArray[np.uint32]) -> tuple[NDArray[np.uint8], NDArray[np.u
     flat_order = order.reshape(-1)
     base36 = rows * 36
     at = rows.copy()
-    end = _WORDS * m
+    end = WORDS * m
     for i in range(35, 0, -1):
         j = _draw(flat, at, i + 1)
         np.minimum(j, i, out=j)
@@ -161,18 +164,17 @@ def _shuffle(words: NDArray[np.uint32]) -> tuple[NDArray[np.uint8], NDArray[np.u
         chosen = flat_order.take(where)
         flat_order[where] = order[:, i]
         order[:, i] = chosen
-    pick = _draw(flat, at, 20)
+    pick = _draw(flat, at, _STOCK)
     spent = at > end  # a word at or past the end was needed
-    trump = order[rows, 16 + np.minimum(pick, 19)]
+    trump = order[rows, DEALT + np.minimum(pick, _STOCK - 1)]
     return order, trump, spent
 
 
 def python_deck(seed: int) -> tuple[list[int], int]:
-    """The deck order and trump card of ``goat.new_game(seed=seed)``, drawn with :class:`random.Random`."""
-    rng = random.Random(seed)
-    order = list(range(36))
-    rng.shuffle(order)
-    return order, order[16 + rng.randrange(20)]
+    """The deck order and trump card of ``goat.new_game(seed=seed)``, drawn by the kernel from
+    :class:`random.Random` as ``new_game`` draws them."""
+    order, at = shuffled(random.Random(seed).getrandbits)
+    return list(order), order[DEALT + at]
 
 
 def _keys(seeds: Sequence[int]) -> tuple[list[NDArray[np.uint32]], list[NDArray[np.intp]], list[int]]:

@@ -40,7 +40,8 @@ try:
 except ImportError as error:  # pragma: no cover - exercised in a subprocess test
     raise MissingExtraError("goat.batch.vector_env", "Gymnasium 1.0 or later", "batch,gymnasium", error) from None
 
-from goat.batch.games import Batch, Results
+from goat.adapters.encoding import NUM_ACTIONS, OBSERVATION_SIZE
+from goat.batch.games import Batch, Results, from_stream
 from goat.batch.policies import greedy_lite_actions, uniform_actions
 from goat.batch.seeds import SeedStream, check_count
 
@@ -67,8 +68,8 @@ class GoatVectorEnv(VectorEnv):
         self.seat = seat
         self.opponents = opponents
         self.reward = reward
-        self.single_observation_space = spaces.Box(0.0, 1.0, (310,), dtype=np.float32)
-        self.single_action_space = spaces.Discrete(47)
+        self.single_observation_space = spaces.Box(0.0, 1.0, (OBSERVATION_SIZE,), dtype=np.float32)
+        self.single_action_space = spaces.Discrete(NUM_ACTIONS)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._batch: Batch | None = None
@@ -93,7 +94,7 @@ class GoatVectorEnv(VectorEnv):
             raise ValueError(f"seed must be a non-negative int, not {seed!r}")
         self._rng = np.random.default_rng(seed)
         self._stream = SeedStream(seed << 32, dealer=dealer)
-        batch = Batch._from_stream(self._stream, self.num_envs, 0 if dealer == "rotate" else dealer)
+        batch = from_stream(self._stream, self.num_envs, dealer=0 if dealer == "rotate" else dealer)
         self._batch = self._advance(batch)
         return self._observe(), self._infos({})
 

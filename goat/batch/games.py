@@ -1,9 +1,11 @@
-"""A batch of games played in lockstep: :class:`Batch`, made by :func:`new_games` or :func:`from_decks`.
+"""A batch of games played in lockstep: :class:`Batch`, made by :func:`new_games`, :func:`from_decks` or
+:func:`from_stream`.
 
 A batch is a value, like :class:`goat.GameState`: :meth:`Batch.step` and :meth:`Batch.redeal` return a new
 batch and never change the old one (its arrays are read-only).  Inside, the games are the arrays of a
-:class:`~goat.batch.position.Position`; the actions each step took are kept in a log shared by the batches of
-one line of play, so that :meth:`Batch.state` can replay any game through the scalar engine.
+:class:`~goat.batch.position.Position` (:attr:`Batch.position`, as :attr:`goat.GameState.core` is the scalar
+engine's); the actions each step took are kept in a log shared by the batches of one line of play, so that
+:meth:`Batch.state` can replay any game through the scalar engine.
 """
 
 from __future__ import annotations
@@ -16,19 +18,24 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-import goat
+from goat._core import DEALT
+from goat.adapters.encoding import NUM_ACTIONS, action_parts, actions_of
 from goat.batch.deal import deal_decks
-from goat.batch.legal import Legal, bits_of, legal_blocks, mask_array
+from goat.batch.legal import Legal, bits_of, legal_blocks, mask_array, uniform
 from goat.batch.observe import observe
-from goat.batch.position import Position, deal_into, deal_position, dealt_hands, slots
-from goat.batch.seeds import MAX_GAMES, Deals, SeedStream
+from goat.batch.position import FIRST_LEADER, Position, deal_into, deal_position, dealt_hands, slots
+from goat.batch.seeds import MAX_GAMES, Deals, SeedStream, check_count
 from goat.batch.step import advance
 from goat.batch.tables import ACTION_BIT, ACTION_BLOCK, DEFEAT, SUIT
+from goat.cards import DECK
 from goat.errors import GameNotOverError, IllegalMoveError, InvalidDealError, InvalidSeatError
+from goat.moves import MoveKind
+from goat.rules import new_game, play
+from goat.scoring import GameResult
+from goat.state import GameState
 
-__all__ = ["Batch", "IllegalActionError", "Results", "from_decks", "new_games"]
+__all__ = ["Batch", "IllegalActionError", "Results", "from_decks", "from_stream", "new_games"]
 
-_KIND = (goat.MoveKind.LEAD, goat.MoveKind.BEAT, goat.MoveKind.PASS)
 _LOG_SLACK = 256  # steps of log kept beyond what the oldest game needs, before the log is cut
 # _TEAM_HOLDS[seat mask] = (team 0 holds, team 1 holds): seats 0 and 2 are team 0 (R1).
 _TEAM_HOLDS = np.array([[bool(m & 0b0101), bool(m & 0b1010)] for m in range(16)])
@@ -55,6 +62,7 @@ class Results:
     decisions: NDArray[np.int16]  #: (m,) decisions in the game, molodka waits and declarations included
     molodkas: NDArray[np.int8]  #: (m, 2) molodkas each team declared out of turn (R14)
     molodka_dealt: NDArray[np.bool_]  #: (m, 2) whether the deal gave a seat of each team a molodka (R14)
+    dealer: NDArray[np.int8]  #: (m,) the seat that dealt each game
 
     def __len__(self) -> int:
         return int(self.games.shape[0])
@@ -147,14 +155,39 @@ def from_decks(decks: ArrayLike, trump_cards: ArrayLike, *, dealer: ArrayLike = 
     wrong = np.flatnonzero((np.sort(order, axis=1) != np.arange(36)).any(axis=1))
     if wrong.size:
         raise InvalidDealError(f"deck {wrong[0]} is not the 36 distinct cards 0–35 (R2)")
-    outside = np.flatnonzero(~(order[:, 16:] == trump[:, None]).any(axis=1))
+    outside = np.flatnonzero(~(order[:, DEALT:] == trump[:, None]).any(axis=1))
     if outside.size:
         raise InvalidDealError(f"game {outside[0]}: the trump card must lie in the stock (R8)")
     return Batch._deal(order.astype(np.uint8), trump.astype(np.uint8), _dealers(dealer, n), None)
 
 
+def from_stream(stream: SeedStream, n: int, *, dealer: int = 0) -> Batch:
+    """``n`` games dealt from the next ``n`` seeds of ``stream``, each as ``goat.new_game(seed=seed, dealer=...)``:
+    by the stream's dealers, or by ``dealer`` (a seat) when the stream leaves the dealer to the slot.
+
+    >>> import goat
+    >>> from goat.batch import SeedStream, from_stream
+    >>> batch = from_stream(SeedStream(40, dealer="rotate"), 3)
+    >>> batch.seeds.tolist(), batch.dealer.tolist(), batch.state(2) == goat.new_game(seed=42, dealer=2)
+    ([40, 41, 42], [0, 1, 2], True)
+    """
+    if not isinstance(stream, SeedStream):
+        raise TypeError(f"stream must be a goat.batch.SeedStream, not {type(stream).__name__}")
+    check_count(n, "n")
+    if type(dealer) is not int or not 0 <= dealer <= 3:
+        raise InvalidSeatError(f"dealer must be a seat 0–3, not {dealer!r}")
+    deals = stream.take(n)
+    chosen = np.full(n, dealer, dtype=np.uint8) if deals.dealers is None else deals.dealers
+    return Batch._deal(deals.decks, deals.trump_cards, chosen, deals.seeds)
+
+
 class Batch:
-    """``n`` games of Goat in lockstep; every array has one row per game.  See :mod:`goat.batch`."""
+    """``n`` games of Goat in lockstep; every array has one row per game.  See :mod:`goat.batch`.
+
+    Besides the arrays for players and studies, a batch has an engine-level surface for code that extends the
+    engine (policies, playouts, environments), as a :class:`goat.GameState` has :attr:`~goat.GameState.core`:
+    :attr:`position` (the arrays the rules run on), :attr:`trump` (the trump suits) and :meth:`legal_blocks`.
+    """
 
     __slots__ = (
         "_base",
@@ -217,13 +250,6 @@ class Batch:
         batch._redealt = None
         return batch
 
-    @classmethod
-    def _from_stream(cls, stream: SeedStream, n: int, dealer: int = 0) -> Batch:
-        """``n`` games dealt from the next seeds of ``stream`` (by its dealers, else by ``dealer``)."""
-        deals = stream.take(n)
-        chosen = np.full(n, dealer, dtype=np.uint8) if deals.dealers is None else deals.dealers
-        return cls._deal(deals.decks, deals.trump_cards, chosen, deals.seeds)
-
     def _with(self, **changes: Any) -> Batch:
         batch = object.__new__(Batch)
         for name in Batch.__slots__:
@@ -283,6 +309,17 @@ class Batch:
     def trump_card(self) -> NDArray[np.uint8]:
         """``(n,)`` the trump card (R8), as a card index."""
         return self._trump_card
+
+    @property
+    def trump(self) -> NDArray[np.uint8]:
+        """``(n,)`` the trump suit (R8), as a suit index 0–3, in :class:`goat.Suit`'s order."""
+        return self._trump
+
+    @property
+    def position(self) -> Position:
+        """The arrays the rules run on, read-only (:class:`~goat.batch.position.Position`, the game the last
+        axis): the engine's state, for code that extends the engine."""
+        return self._position
 
     @property
     def decks(self) -> NDArray[np.uint8]:
@@ -353,7 +390,9 @@ class Batch:
 
     # --- deciding ----------------------------------------------------------------------------------
 
-    def _legal_found(self) -> Legal:
+    def legal_blocks(self) -> Legal:
+        """The deciding seats' legal actions as the engine holds them (:func:`goat.batch.legal.legal_blocks`:
+        four 15-bit blocks per game, the seat due to play and its packed hand), read-only, found once per batch."""
         found = self._legal
         if found is None:
             found = legal_blocks(self._position, self._trump)
@@ -364,7 +403,7 @@ class Batch:
 
     def legal_bits(self) -> NDArray[np.uint64]:
         """``(n,)`` the legal actions of each game's deciding seat as a mask, bit ``a`` for action ``a``."""
-        return _read_only(bits_of(self._legal_found()[0]))
+        return _read_only(bits_of(self.legal_blocks().blocks))
 
     def legal_mask(self) -> NDArray[np.bool_]:
         """``(n, 47)`` whether each action of :mod:`goat.adapters.encoding` is legal for the deciding seat; all
@@ -403,12 +442,12 @@ class Batch:
         if redeal is not None and not isinstance(redeal, SeedStream):
             raise TypeError(f"redeal must be a goat.batch.SeedStream, not {type(redeal).__name__}")
         over = self._position.to_move < 0
-        out_of_range = ~over & ((chosen < -1) | (chosen > 46))
+        out_of_range = ~over & ((chosen < -1) | (chosen >= NUM_ACTIONS))
         if out_of_range.any():
             game = int(np.flatnonzero(out_of_range)[0])
             raise self._illegal(game, int(chosen[game]), out_of_range)
         moves = np.where(over, -1, chosen).astype(np.int16)
-        blocks, due, due_hand = self._legal_found()
+        blocks, due, due_hand = self.legal_blocks()
         at = np.maximum(moves, 0)
         flat = ACTION_BLOCK.take(at).astype(np.intp) * n + np.arange(n)
         legal = (blocks.reshape(-1).take(flat) >> ACTION_BIT.take(at)) & np.uint16(1)
@@ -444,37 +483,42 @@ class Batch:
         )
 
     def _describe(self, game: int, action: int) -> str:
-        if not 0 <= action <= 46:
-            return "actions are 0–46"
-        if action == 45:
-            return "declare a molodka"
-        if action == 46:
-            return "wait"
+        if not 0 <= action < NUM_ACTIONS:
+            return f"actions are 0–{NUM_ACTIONS - 1}"
+        kind, subset = action_parts(action)
+        if not subset:
+            return "declare a molodka" if kind is MoveKind.MOLODKA else "wait"
         seat = int(self._position.to_move[game])
         hand = self.hands[game, seat]
-        subset = action % 15 + 1
-        cards = [str(goat.DECK[hand[p]]) if hand[p] < 36 else f"empty slot {p}" for p in range(4) if subset >> p & 1]
-        return f"{_KIND[action // 15]} {' '.join(cards)}"
+        cards = [str(DECK[hand[p]]) if hand[p] < 36 else f"empty slot {p}" for p in range(4) if subset >> p & 1]
+        return f"{kind} {' '.join(cards)}"
 
     def sample(self, rng: np.random.Generator) -> NDArray[np.int16]:
-        """``(n,)`` an action drawn uniformly from each game's legal actions; -1 for a finished game."""
-        from goat.batch.policies import uniform_from_blocks
+        """``(n,)`` an action drawn uniformly from each game's legal actions; -1 for a finished game.
 
-        return uniform_from_blocks(self._legal_found()[0], rng)
+        The draw is ``floor(u * count)`` for a float64 ``u`` uniform in [0, 1), so each action's chance is
+        within ``2 ** -52`` of ``1 / count``.
+        """
+        return uniform(self.legal_blocks().blocks, rng)
 
     # --- re-dealing ----------------------------------------------------------------------------------
 
     def redeal(
-        self, seeds: SeedStream | Sequence[int] | NDArray[np.integer[Any]], *, dealer: ArrayLike | None = None
+        self,
+        seeds: SeedStream | Sequence[int] | NDArray[np.integer[Any]],
+        *,
+        dealer: ArrayLike | None = None,
+        games: ArrayLike | None = None,
     ) -> Batch:
         """This batch with every finished game replaced by a new deal (auto-reset); the others unchanged.
 
-        ``seeds`` is a :class:`SeedStream` (the next seeds are taken from it) or exactly one seed per finished
-        game, in game order.  Each new game is dealt as ``goat.new_game(seed=seed, dealer=...)``, by its slot's
-        dealer unless ``dealer`` (a seat, or one per finished game) says otherwise.  :attr:`redealt` of the new
-        batch holds the results of the games it replaced.
+        ``seeds`` is a :class:`SeedStream` (the next seeds are taken from it) or exactly one seed per game
+        re-dealt, in game order.  Each new game is dealt as ``goat.new_game(seed=seed, dealer=...)``, by its
+        slot's dealer unless ``dealer`` (a seat, or one per game re-dealt) says otherwise.  ``games`` (indices of
+        finished games) re-deals only those.  :attr:`redealt` of the new batch holds the results of the games it
+        replaced.
         """
-        over = np.flatnonzero(self._position.to_move < 0)
+        over = np.flatnonzero(self._position.to_move < 0) if games is None else self._finished(games)
         count = int(over.size)
         dealers = None if dealer is None else _dealers(dealer, count)
         if isinstance(seeds, SeedStream):
@@ -482,7 +526,7 @@ class Batch:
         else:
             found = _seed_list(seeds)
             if len(found) != count:
-                raise ValueError(f"redeal() needs one seed per finished game: {count}, not {len(found)}")
+                raise ValueError(f"redeal() needs one seed per finished game it deals: {count}, not {len(found)}")
             decks, trumps = deal_decks(found)
             deals = Deals(found, decks, trumps, None, *dealt_hands(decks))
         if not count:
@@ -490,6 +534,22 @@ class Batch:
         position = self._position.copy()
         changes = self._deal_into(position, over, deals, dealers, self._steps)
         return self._with(position=position.freeze(), **changes)
+
+    def _finished(self, games: ArrayLike) -> NDArray[np.intp]:
+        """``games`` as ascending indices, each a distinct finished game of this batch; else the error."""
+        chosen = np.asarray(games)
+        if chosen.ndim != 1 or (chosen.size and chosen.dtype.kind not in "iu"):
+            raise TypeError(f"games must be a sequence of game indices, not {games!r}")
+        n = len(self)
+        if ((chosen < -n) | (chosen >= n)).any():
+            raise IndexError(f"a game index is out of range for a batch of {n}: {games!r}")
+        found = np.unique(chosen.astype(np.intp) % n)
+        if found.size != chosen.size:
+            raise ValueError(f"redeal() deals each game once: {games!r}")
+        going = found[self._position.to_move.take(found) >= 0]
+        if going.size:
+            raise GameNotOverError(f"game {going[0]} is not over (R17): only finished games are dealt again")
+        return found
 
     def _deal_into(
         self, position: Position, over: NDArray[np.intp], deals: Deals, dealers: NDArray[np.uint8] | None, born: int
@@ -536,19 +596,20 @@ class Batch:
 
     # --- one game at a time ----------------------------------------------------------------------------
 
-    def state(self, game: int) -> goat.GameState:
+    def state(self, game: int) -> GameState:
         """Game ``game`` as a :class:`goat.GameState`: its deal replayed through the scalar engine with the moves
-        of the actions it took, so equal (``==``) to the state ``goat.play`` reaches with those moves."""
+        of the actions it took (:func:`goat.adapters.encoding.actions_of`), so equal (``==``) to the state
+        ``goat.play`` reaches with those moves."""
         i = self._index(game)
-        deck = [goat.DECK[c] for c in self._deck[i].tolist()]
-        state = goat.new_game(deck=deck, trump_card=goat.DECK[int(self._trump_card[i])], dealer=int(self._dealer[i]))
+        deck = [DECK[c] for c in self._deck[i].tolist()]
+        state = new_game(deck=deck, trump_card=DECK[int(self._trump_card[i])], dealer=int(self._dealer[i]))
         for step in range(int(self._born[i]), self._steps):
             action = int(self._log[step - self._base][i])
             if action >= 0:
-                state = goat.play(state, move_of(state, action))
+                state = play(state, actions_of(state)[action])
         return state
 
-    def result(self, game: int) -> goat.GameResult:
+    def result(self, game: int) -> GameResult:
         """Game ``game``'s result as a :class:`goat.GameResult`; :class:`goat.GameNotOverError` if it goes on."""
         i = self._index(game)
         if self._position.to_move[i] >= 0:
@@ -556,7 +617,7 @@ class Batch:
         found = self.results()
         row = int(np.flatnonzero(found.games == i)[0])
         winner = int(found.winner[row])
-        return goat.GameResult(
+        return GameResult(
             tuple(found.points[row].tolist()),
             tuple(found.tricks[row].tolist()),
             tuple(found.defeat[row].tolist()),
@@ -590,28 +651,15 @@ def _results(
     return Results(
         games=games,
         numbers=numbers,
+        dealer=dealers.astype(np.int8),
         points=points,
         tricks=tricks,
         defeat=defeat,
         balls=balls,
         winner=winner,
         last_trick_winner=position.leader.take(games).astype(np.int8),
-        first_leader=((dealers + 1) & 3).astype(np.int8),
+        first_leader=FIRST_LEADER.take(dealers).astype(np.int8),
         decisions=position.decisions.take(games).astype(np.int16),
         molodkas=position.molodkas.take(games, axis=1).T.astype(np.int8),
         molodka_dealt=_TEAM_HOLDS.take(position.dealt_holders.take(games), axis=0),
     )
-
-
-def move_of(state: goat.GameState, action: int) -> goat.Move:
-    """The move that action number ``action`` stands for in ``state``, for its deciding seat
-    (:func:`goat.adapters.encoding.decode` without building a view)."""
-    seat = state.to_move
-    assert seat is not None
-    if action == 46:
-        return goat.Move(goat.MoveKind.WAIT, seat, ())
-    if action == 45:
-        return next(m for m in goat.legal_moves(state) if m.kind is goat.MoveKind.MOLODKA)
-    hand = sorted(state.hands[seat])
-    subset = action % 15 + 1
-    return goat.Move(_KIND[action // 15], seat, [hand[p] for p in range(len(hand)) if subset >> p & 1])

@@ -1,29 +1,41 @@
 """Legal actions of every game's deciding seat (R10–R14), as four 15-bit blocks per game.
 
-Block 0 holds the leads (bit ``s - 1`` for the subset ``s`` of the hand: action ``s - 1``), block 1 the beats
-(actions 15–29), block 2 the passes (30–44), block 3 declare (bit 0: action 45) and wait (bit 1: action 46).
+Block 0 holds the leads (bit ``s - 1`` for the subset ``s`` of the hand), block 1 the beats, block 2 the passes,
+block 3 declare (bit 0) and wait (bit 1); bit ``b`` of block ``k`` is the action ``BLOCK_START[k] + b`` of
+:mod:`goat.adapters.encoding` (:data:`~goat.batch.tables.BLOCK_START`).
 The blocks come from table look-ups keyed on per-hand codes, never from enumerating moves: the leads from the
 suits of the four slots of the seat due to play (:data:`~goat.batch.tables.LEAD_SUBSETS`), the beats from the
 16-bit relation "slot ``i`` beats the top play's card ``j``" (:data:`~goat.batch.tables.BEAT_SUBSETS`), the
 passes from the hand's size and the trick's (:data:`~goat.batch.tables.PASS_SUBSETS`).  The relation is two
 comparisons of card numbers per pair (R5): a higher card of the same suit — ``0 <= a - (b + 1) < 8 -
-rank(b)`` in bytes — or a trump on a side card.
+rank(b)`` in bytes — or a trump on a side card.  :func:`uniform` draws one legal action per game from the
+blocks.
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numpy.typing import NDArray
 
+from goat.adapters.encoding import NUM_ACTIONS
 from goat.batch.position import Position, planes
-from goat.batch.tables import BEAT_SUBSETS, LEAD_SUBSETS, PASS_SUBSETS, SUIT_PAIR
+from goat.batch.tables import BEAT_SUBSETS, BLOCK_START, LEAD_SUBSETS, PASS_SUBSETS, POPCOUNT, SELECT, SUIT_PAIR
 
-__all__ = ["Legal", "bits_of", "due_hands", "legal_blocks", "mask_array"]
+__all__ = ["Legal", "bits_of", "due_hands", "legal_blocks", "mask_array", "uniform"]
 
 _PAIR_WEIGHT = (1 << np.arange(16, dtype=np.uint16)).reshape(16, 1)  # bit 4 * slot + top card
-_SHIFTS = (np.uint64(0), np.uint64(15), np.uint64(30), np.uint64(45))
+_SHIFTS = tuple(np.uint64(start) for start in BLOCK_START.tolist())  # each block's place in the action mask
 _LOW16, _U16 = np.uint32(0xFFFF), np.uint32(16)
-Legal = tuple[NDArray[np.uint16], NDArray[np.uint8], NDArray[np.uint32]]
+
+
+class Legal(NamedTuple):
+    """The legal actions of every game's deciding seat, and what the step needs of the seat due to play."""
+
+    blocks: NDArray[np.uint16]  #: (4, n) the legal actions in four 15-bit blocks (all 0 for a finished game)
+    due: NDArray[np.uint8]  #: (n,) the seat due to play
+    due_hand: NDArray[np.uint32]  #: (n,) its hand, packed
 
 
 def due_hands(position: Position) -> tuple[NDArray[np.uint8], NDArray[np.uint32]]:
@@ -67,7 +79,7 @@ def legal_blocks(position: Position, trump: NDArray[np.uint8]) -> Legal:
     np.multiply(passes, answering, out=blocks[2])
     np.bitwise_and(position.holders >> due, answering, out=blocks[3], casting="unsafe")
     blocks[3] |= asked * np.uint16(3)
-    return blocks, due, hand
+    return Legal(blocks, due, hand)
 
 
 def bits_of(blocks: NDArray[np.uint16]) -> NDArray[np.uint64]:
@@ -79,7 +91,40 @@ def bits_of(blocks: NDArray[np.uint16]) -> NDArray[np.uint64]:
 
 
 def mask_array(bits: NDArray[np.uint64]) -> NDArray[np.bool_]:
-    """``(n, 47)`` booleans of 47-bit masks."""
+    """``(n, NUM_ACTIONS)`` booleans of action masks."""
     n = bits.shape[0]
     unpacked = np.unpackbits(bits.astype("<u8").view(np.uint8).reshape(n, 8), axis=1, bitorder="little")
-    return unpacked[:, :47].view(np.bool_)
+    return unpacked[:, :NUM_ACTIONS].view(np.bool_)
+
+
+def uniform(blocks: NDArray[np.uint16], rng: np.random.Generator) -> NDArray[np.int16]:
+    """``(n,)`` an action drawn uniformly from each game's legal actions in ``blocks`` (-1 for a game with none).
+
+    The draw is ``floor(u * count)`` for a float64 ``u`` uniform in [0, 1), so each action's chance is within
+    ``2 ** -52`` of ``1 / count``; it is found in its block with :data:`~goat.batch.tables.SELECT`.
+    """
+    n = blocks.shape[1]
+    counts = _popcount(blocks)  # (block, game)
+    ends = counts  # running ends of the blocks, in place
+    ends[1] += ends[0]
+    ends[2] += ends[1]
+    ends[3] += ends[2]
+    total = ends[3]
+    draw = (rng.random(n) * total).astype(np.int16)
+    block = (draw >= ends[0]).view(np.uint8) + (draw >= ends[1]) + (draw >= ends[2])
+    starts = np.empty((4, n), dtype=np.int16)
+    starts[0] = 0
+    starts[1:] = ends[:3]
+    at = block.astype(np.intp) * n + np.arange(n)
+    rank = draw - starts.reshape(-1).take(at)
+    chosen = blocks.reshape(-1).take(at).astype(np.intp) * 16 + rank
+    action: NDArray[np.int16] = SELECT.take(chosen).astype(np.int16) + BLOCK_START.take(block)
+    action[total == 0] = -1
+    return action
+
+
+def _popcount(blocks: NDArray[np.uint16]) -> NDArray[np.int16]:
+    """The number of set bits of each 15-bit block, as int16 (numpy 2's ``bitwise_count`` when there is one)."""
+    count = getattr(np, "bitwise_count", None)
+    found: NDArray[np.int16] = (POPCOUNT.take(blocks) if count is None else count(blocks)).astype(np.int16)
+    return found

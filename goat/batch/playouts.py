@@ -8,8 +8,7 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import NDArray
 
-from goat.batch.games import Batch, Results
-from goat.batch.policies import uniform_from_blocks
+from goat.batch.games import Results, from_stream
 from goat.batch.seeds import SeedStream, check_count
 
 __all__ = ["Playouts", "random_playouts"]
@@ -63,35 +62,24 @@ def random_playouts(
     base = seed << 32
     stream = SeedStream(range(base, base + n), dealer=dealer)
     rng = np.random.default_rng(seed)
-    batch = Batch._from_stream(stream, size)
+    batch = from_stream(stream, size)
     found: list[Results] = []
     while True:
         if n - stream.taken >= size:  # enough seeds left to re-deal every slot: auto-reset
-            batch = batch.step(uniform_from_blocks(batch._legal_found()[0], rng), redeal=stream)
+            batch = batch.step(batch.sample(rng), redeal=stream)
             if batch.redealt is not None:
                 found.append(batch.redealt)
             continue
         if batch.all_over:
             break
-        batch = batch.step(uniform_from_blocks(batch._legal_found()[0], rng))
-        over = batch.is_over
-        if stream.taken < n and over.any():  # re-deal as many of the finished games as seeds are left
-            batch = _redeal_some(batch, stream, n - stream.taken)
+        batch = batch.step(batch.sample(rng))
+        over = np.flatnonzero(batch.is_over)
+        if stream.taken < n and over.size:  # re-deal as many of the finished games as seeds are left
+            batch = batch.redeal(stream, games=over[: n - stream.taken])
             if batch.redealt is not None:
                 found.append(batch.redealt)
     found.append(batch.results())
     return _collect(found, n, base)
-
-
-def _redeal_some(batch: Batch, stream: SeedStream, left: int) -> Batch:
-    """The batch with up to ``left`` of its finished games re-dealt from ``stream``."""
-    over = np.flatnonzero(batch.is_over)
-    if over.size <= left:
-        return batch.redeal(stream)
-    # Deal the first `left` finished games; the others stay finished (Batch.redeal deals them all).
-    position = batch._position.copy()
-    changes = batch._deal_into(position, over[:left], stream.take(left), None, batch.steps)
-    return batch._with(position=position.freeze(), **changes)
 
 
 def _collect(found: list[Results], n: int, base: int) -> Playouts:
@@ -103,11 +91,10 @@ def _collect(found: list[Results], n: int, base: int) -> Playouts:
     def column(name: str) -> NDArray[Any]:
         return np.concatenate([getattr(r, name) for r in found])[order]
 
-    first = column("first_leader")
     return Playouts(
         seeds=base + np.arange(n, dtype=np.int64),
-        dealer=((first.astype(np.int16) + 3) % 4).astype(np.int8),
-        first_leader=first,
+        dealer=column("dealer"),
+        first_leader=column("first_leader"),
         points=column("points"),
         tricks=column("tricks"),
         defeat=column("defeat"),

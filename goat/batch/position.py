@@ -10,15 +10,17 @@ never changed once made: the step works on a copy (:meth:`Position.copy`).
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 from numpy.typing import NDArray
 
+from goat._core import DEALT, receiver
 from goat.batch.tables import DECIDER, EMPTY, SUIT
 
 __all__ = [
     "BEAT",
+    "FIRST_LEADER",
     "LEAD",
     "MOLODKA",
     "NONE",
@@ -141,12 +143,22 @@ def holders_of(hands: NDArray[np.uint32], held: NDArray[np.uint8]) -> NDArray[np
     return holders
 
 
+# The deal by the kernel's receiver (R7).  Turn t is the seat that receives the deck's card t: the t-th seat from
+# the dealer's left, whoever deals.
+#: ``FIRST_LEADER[dealer]``: the seat that receives the first card, and so leads the first trick (R9).
+FIRST_LEADER: Final = np.array([receiver(dealer, 0) for dealer in range(4)], dtype=np.uint8)
+# _TURN[dealer, seat]: the seat's turn.
+_TURN = np.array([[[receiver(d, t) for t in range(4)].index(seat) for seat in range(4)] for d in range(4)], np.uint8)
+# _DEALT_TO[r, t]: the deck position of the r-th card dealt to turn t.
+_DEALT_TO = np.array([[p for p in range(DEALT) if receiver(0, p) == receiver(0, t)] for t in range(4)], dtype=np.intp).T
+
+
 def dealt_hands(decks: NDArray[np.uint8]) -> tuple[NDArray[np.uint32], NDArray[np.uint8]]:
-    """The four hands dealt from each deck (``(m, 36)``, top first), by turn: hand ``t`` is the ``t``-th seat's
-    after the dealer (R7), packed and sorted ``(4, m)``; and which turns hold a molodka (a bit mask, R14)."""
+    """The four hands dealt from each deck (``(m, 36)``, top first), by turn: hand ``t`` is the seat's that
+    receives the deck's card ``t`` (R7), packed and sorted ``(4, m)``; and which turns hold a molodka (a bit
+    mask, R14)."""
     m = decks.shape[0]
-    # R7: the t-th seat after the dealer receives deck[t], deck[t + 4], deck[t + 8] and deck[t + 12].
-    by_round = np.ascontiguousarray(decks[:, :16].reshape(m, 4, 4).transpose(1, 2, 0))  # (round, turn, game)
+    by_round = np.ascontiguousarray(decks.take(_DEALT_TO, axis=1).transpose(1, 2, 0))  # (round, turn, game)
     hands = sort4(pack(by_round[0], by_round[1], by_round[2], by_round[3]))
     return hands, holders_of(hands, np.full(m, 4, dtype=np.uint8))
 
@@ -162,12 +174,12 @@ def deal_into(
     molodka turns (:func:`dealt_hands`) and the dealers."""
     k = games.shape[0]
     n = position.held.shape[0]
-    leader = ((dealers + 1) & 3).astype(np.uint8)
-    turn = (_SEAT_ROWS - leader) & 3  # (seat, game): seat s is the ((s - leader) % 4)-th after the dealer
+    leader = FIRST_LEADER.take(dealers)
+    turn = _TURN.take(dealers, axis=0).T  # (seat, game)
     seat_flat = _SEAT_ROWS.astype(np.intp) * n + games
     position.hands.reshape(-1)[seat_flat] = hands.reshape(-1).take(turn.astype(np.intp) * k + np.arange(k))
-    # The turn mask rotated to seats: seat s holds when turn (s - leader) % 4 does.
-    seats = ((holders << leader) | (holders >> (4 - leader))) & np.uint8(15)
+    # The turn mask as seats: seat s holds when its turn does.
+    seats = (((holders >> turn) & np.uint8(1)) << _SEAT_ROWS).sum(axis=0, dtype=np.uint8)
     position.held[games] = 4
     position.table.reshape(-1)[seat_flat] = EMPTY * 0x01010101
     position.kinds.reshape(-1)[seat_flat] = 0
@@ -181,7 +193,7 @@ def deal_into(
     position.holders[games] = seats
     position.waited[games] = 0
     position.to_move[games] = DECIDER.take(leader.astype(np.intp) * 256 + seats.astype(np.intp) * 4)
-    position.drawn[games] = 16
+    position.drawn[games] = DEALT
     position.seen[games] = 0
     position.passed.reshape(-1)[seat_flat] = 0
     position.points[:, games] = 0

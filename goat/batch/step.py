@@ -1,7 +1,7 @@
 """One decision in every game at once: the position after each game's action (R10–R17).
 
 :func:`advance` takes a position and one action per game (``-1``: this game makes no move) that the caller has
-checked against :func:`goat.batch.legal.legal_bits`, and returns a new position; the old one is not changed.
+checked against :func:`goat.batch.legal.legal_blocks`, and returns a new position; the old one is not changed.
 The games are split by what their action does — wait, declare a molodka, or play — and each group is changed
 with whole-array operations; the games whose trick the play completes are then scored, drawn for and set up
 for the next trick as one more group.  Arrays are read with ``take`` and written through flat indices
@@ -13,10 +13,10 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from goat.batch.position import LEAD, MOLODKA, PACKED, PASS, Position, holders_of, slots, sort4
+from goat.adapters.encoding import MOLODKA_ACTION, NUM_ACTIONS, WAIT_ACTION, action_parts
+from goat.batch.position import BEAT, LEAD, MOLODKA, NONE, PACKED, PASS, Position, holders_of, slots, sort4
 from goat.batch.tables import (
     ABOVE2,
-    ACTION_KIND,
     ACTION_SUBSET,
     BIT2,
     DECIDER,
@@ -30,11 +30,13 @@ from goat.batch.tables import (
     SPLIT_PAD,
     SPLIT_SHIFT,
 )
+from goat.moves import MoveKind
 
-__all__ = ["MOLODKA_ACTION", "WAIT_ACTION", "advance"]
+__all__ = ["advance"]
 
-MOLODKA_ACTION = 45
-WAIT_ACTION = 46
+# _ACTION_KIND[action]: what a lead, beat or pass puts on the table (Position.kinds); NONE for declare and wait.
+_KINDS = {MoveKind.LEAD: LEAD, MoveKind.BEAT: BEAT, MoveKind.PASS: PASS}
+_ACTION_KIND = np.array([_KINDS.get(action_parts(a)[0], NONE) for a in range(NUM_ACTIONS)], dtype=np.uint8)
 _EMPTY4 = np.uint32(EMPTY * 0x01010101)  # four EMPTY slots
 _BYTE_SHIFT = (8 * np.arange(4, dtype=np.uint32))[:, None]
 _SEATS = np.arange(4, dtype=np.intp)[:, None]
@@ -113,7 +115,7 @@ def _play(
 ) -> None:
     """A lead, beat or pass by the seat due to play (R10, R11): its cards go from its hand to the table."""
     n = new.held.shape[0]
-    kind = ACTION_KIND.take(actions)  # LEAD, BEAT or PASS
+    kind = _ACTION_KIND.take(actions)  # LEAD, BEAT or PASS
     subset = ACTION_SUBSET.take(actions)
     kept, taken = _split(hand, subset)
     flat = seat.astype(np.intp) * n + games

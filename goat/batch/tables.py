@@ -4,6 +4,10 @@ Cards are their :attr:`goat.Card.index` (``suit * 9 + rank``, R2, R3); ``EMPTY``
 hand or a play, and every table answers for it too (no suit, no points, beats nothing, beaten by nothing).  A
 hand is four slots in :data:`goat.DECK` order, empty slots last, so a *subset* of the hand is a 4-bit number
 over slot positions, exactly the subsets of the action encoding (:mod:`goat.adapters.encoding`).
+
+The rules' facts come from where they are stated: card points (R4) and suits from the kernel
+(:mod:`goat._core`), who decides (R14) from the kernel's ``decider``, defeat-scores (R19) from
+:func:`goat.defeat_scores`, the action numbers from :func:`goat.adapters.encoding.action_parts`.
 """
 
 from __future__ import annotations
@@ -14,28 +18,31 @@ from typing import Final
 import numpy as np
 from numpy.typing import NDArray
 
+from goat._core import MOLODKAS, SUIT_OF, decider, holders_of
+from goat._core import POINTS as CARD_POINTS
+from goat.adapters.encoding import NUM_ACTIONS, action_parts
+from goat.moves import MoveKind
+from goat.scoring import defeat_scores
+
 __all__ = [
     "ABOVE",
     "ABOVE2",
     "ACTION_BIT",
     "ACTION_BLOCK",
-    "ACTION_KIND",
     "ACTION_SUBSET",
-    "BEATS",
     "BEAT_SUBSETS",
     "BIT",
     "BIT2",
+    "BLOCK_START",
     "DECIDER",
     "DEFEAT",
     "EMPTY",
-    "FOURTHS",
     "KEEP",
     "KEEP_MASK",
     "KEEP_PAD",
     "KEEP_SHIFT",
     "LEAD_SUBSETS",
     "LOW_BYTES",
-    "NINTHS",
     "PAD_FROM",
     "PASS_SUBSETS",
     "POINTS",
@@ -48,14 +55,12 @@ __all__ = [
     "SPLIT_MASK",
     "SPLIT_PAD",
     "SPLIT_SHIFT",
-    "STOCK_SHARE",
     "SUIT",
     "SUIT_PAIR",
     "TAKE",
     "TAKE_MASK",
     "TAKE_PAD",
     "TAKE_SHIFT",
-    "TWELFTHS",
 ]
 
 EMPTY: Final = 36
@@ -63,27 +68,12 @@ _SLOTS = 37  # 36 cards and EMPTY
 
 _card = np.arange(_SLOTS)
 #: Suit of a card (0–3; 4 for EMPTY).
-SUIT: Final[NDArray[np.uint8]] = np.where(_card < 36, _card // 9, 4).astype(np.uint8)
+SUIT: Final[NDArray[np.uint8]] = np.array([*SUIT_OF, 4], dtype=np.uint8)
 _RANK = np.where(_card < 36, _card % 9, -1)
 #: Card points (R4); 0 for EMPTY.
-POINTS: Final[NDArray[np.uint8]] = np.array([0, 0, 0, 0, 2, 3, 4, 10, 11] * 4 + [0], dtype=np.uint8)
+POINTS: Final[NDArray[np.uint8]] = np.array([*CARD_POINTS, 0], dtype=np.uint8)
 #: A card's bit in a 36-bit card mask; 0 for EMPTY.
 BIT: Final[NDArray[np.uint64]] = np.array([1 << c for c in range(36)] + [0], dtype=np.uint64)
-
-
-def _beats() -> NDArray[np.uint8]:
-    """``BEATS[(trump * 37 + a) * 37 + b]``: whether card ``a`` beats card ``b`` with that trump suit (R5)."""
-    table = np.zeros((4, _SLOTS, _SLOTS), dtype=np.uint8)
-    a = _card[:, None]
-    b = _card[None, :]
-    real = (a < 36) & (b < 36)
-    same = (SUIT[a] == SUIT[b]) & (_RANK[a] > _RANK[b])
-    for trump in range(4):
-        table[trump] = real & (same | ((SUIT[a] == trump) & (SUIT[b] != trump)))
-    return table.reshape(-1)
-
-
-BEATS: Final = _beats()
 
 
 def _positions(subset: int) -> list[int]:
@@ -145,14 +135,20 @@ SPLIT_SHIFT: Final = np.concatenate([KEEP_SHIFT, TAKE_SHIFT], axis=1)
 #: ``(16, 2)`` the kept bytes' masks and paddings of :data:`SPLIT_SHIFT`'s two halves.
 SPLIT_MASK: Final = np.stack([KEEP_MASK, TAKE_MASK], axis=1)
 SPLIT_PAD: Final = np.stack([KEEP_PAD, TAKE_PAD], axis=1)
-#: ``ACTION_KIND[action]``: 1 lead, 2 beat, 3 pass for actions 0–44 (0 for 45, 46).
-ACTION_KIND: Final = np.array([a // 15 + 1 for a in range(45)] + [0, 0], dtype=np.uint8)
+_PARTS = [action_parts(action) for action in range(NUM_ACTIONS)]
+# The legal-action blocks of goat.batch.legal: leads, beats, passes, then declare (bit 0) and wait (bit 1).
+_BLOCK = {MoveKind.LEAD: 0, MoveKind.BEAT: 1, MoveKind.PASS: 2, MoveKind.MOLODKA: 3, MoveKind.WAIT: 3}
+_BIT = {MoveKind.MOLODKA: 0, MoveKind.WAIT: 1}
 #: ``ACTION_BLOCK[action]``, ``ACTION_BIT[action]``: an action's block (0 leads, 1 beats, 2 passes, 3 declare
 #: and wait) and bit in it, in the legal-action blocks of :mod:`goat.batch.legal`.
-ACTION_BLOCK: Final = (np.arange(47) // 15).astype(np.uint8)
-ACTION_BIT: Final = (np.arange(47) % 15).astype(np.uint16)
-#: ``ACTION_SUBSET[action]``: the subset (1–15) of the hand an action 0–44 plays (0 for 45, 46).
-ACTION_SUBSET: Final = np.array([a % 15 + 1 for a in range(45)] + [0, 0], dtype=np.intp)
+ACTION_BLOCK: Final = np.array([_BLOCK[kind] for kind, _ in _PARTS], dtype=np.uint8)
+ACTION_BIT: Final = np.array([_BIT.get(kind, subset - 1) for kind, subset in _PARTS], dtype=np.uint16)
+#: ``ACTION_SUBSET[action]``: the subset (1–15) of the hand a lead, beat or pass plays (0 for declare, wait).
+ACTION_SUBSET: Final = np.array([subset for _, subset in _PARTS], dtype=np.intp)
+#: ``BLOCK_START[block]``: the action of bit 0 of a block; the action of bit ``b`` is ``BLOCK_START[block] + b``.
+BLOCK_START: Final = np.array([int(np.flatnonzero(block == ACTION_BLOCK)[0]) for block in range(4)], dtype=np.int16)
+# The blocks are runs of consecutive actions, so that a block shifted by its start is a run of the action mask.
+assert (BLOCK_START[ACTION_BLOCK] + ACTION_BIT == np.arange(NUM_ACTIONS)).all(), "actions in runs by block"
 #: ``SUIT_PAIR[two slots]``: the suits (4 for EMPTY) of half a packed hand (a uint16) in base 5, low slot first:
 #: a hand's :data:`LEAD_SUBSETS` code is ``SUIT_PAIR[low half] + 25 * SUIT_PAIR[high half]``.
 SUIT_PAIR: Final = (
@@ -222,21 +218,20 @@ BEAT_SUBSETS: Final = _beat_subsets()
 
 
 def _decider() -> NDArray[np.int8]:
-    """``DECIDER[over * 1024 + ((leader * 4 + played) * 16 + holders) * 4 + waited]``: who decides now (R14).
+    """``DECIDER[over * 1024 + ((leader * 4 + played) * 16 + holders) * 4 + waited]``: who decides now (R14),
+    the kernel's ``decider`` for each molodka holders' seat mask ``holders`` after ``waited`` waits.
 
-    The molodka holders (a seat mask) other than the seat due to play are asked in turn, closest clockwise to
-    the leader first; ``waited`` of them have waited before this play; then the seat due to play decides.
     Once the game is over (``over`` = 1), nobody: -1.
     """
+    molodka = min(MOLODKAS)  # any molodka: the kernel's holders_of orders the seats that hold one (R14)
     table = np.full(2 * 4 * 4 * 16 * 4, -1, dtype=np.int8)
     for leader in range(4):
-        for played in range(4):
-            due = (leader + played) % 4
-            for holders in range(16):
-                asked = [s for s in ((leader + i) % 4 for i in range(4)) if holders >> s & 1 and s != due]
+        for holders in range(16):
+            seats = holders_of(tuple(molodka if holders >> s & 1 else 0 for s in range(4)), leader)
+            for played in range(4):
                 for waited in range(4):
                     index = ((leader * 4 + played) * 16 + holders) * 4 + waited
-                    table[index] = asked[waited] if waited < len(asked) else due
+                    table[index] = decider(leader, played, seats, waited)
     return table
 
 
@@ -244,17 +239,12 @@ DECIDER: Final = _decider()
 
 
 def _defeat() -> NDArray[np.uint8]:
-    """``DEFEAT[points * 2 + (tricks > 0)]``: defeat-scores a team gains (R19, R20)."""
+    """``DEFEAT[points * 2 + (tricks > 0)]``: defeat-scores a team gains (R19, R20), by :func:`goat.defeat_scores`."""
     table = np.zeros(121 * 2, dtype=np.uint8)
     for points in range(121):
         for any_trick in (0, 1):
-            if points >= 60:
-                gained = 0
-            elif points >= 31:
-                gained = 2
-            else:
-                gained = 4 if any_trick else 6
-            table[points * 2 + any_trick] = gained
+            # Points without a trick never occur: those entries are filled as for one trick.
+            table[points * 2 + any_trick] = defeat_scores(points, int(any_trick or points > 0))
     return table
 
 
@@ -291,9 +281,3 @@ def _pair_codes() -> tuple[NDArray[np.uint16], NDArray[np.uint16]]:
 
 
 ABOVE2, SIDE2 = _pair_codes()
-
-# Observation values, as the scalar encoding computes them in float64, then rounded to float32 once.
-FOURTHS: Final = (np.arange(5) / 4).astype(np.float32)
-NINTHS: Final = (np.arange(10) / 9).astype(np.float32)
-STOCK_SHARE: Final = (np.arange(21) / 20).astype(np.float32)
-TWELFTHS: Final = (np.arange(13) / 12).astype(np.float32)

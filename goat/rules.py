@@ -26,6 +26,7 @@ from typing import Final, Protocol, TypeVar
 
 from goat._core import (
     BEAT,
+    DEALT,
     FIXED,
     HANDS,
     HOLDERS,
@@ -159,10 +160,10 @@ def new_game(
             raise InvalidDealError("a trump_card can only be named together with a fixed deck")
         # The same draws as rng.shuffle(list(range(36))), then rng.randrange(20) for the trump card.
         indices, at = shuffled(_Random(seed).getrandbits)
-        trump = indices[16 + at]
+        trump = indices[DEALT + at]
     else:
         indices = _parse_deck(deck)
-        stock = indices[16:]
+        stock = indices[DEALT:]
         if trump_card is None:
             trump = stock[_Random(seed).randrange(len(stock))]
         else:

@@ -41,12 +41,12 @@ except ImportError as error:  # pragma: no cover - exercised in a subprocess tes
 
 from goat import _hypothesis as _types
 from goat.cards import DECK, Card, Suit
-from goat.moves import Move, MoveKind
+from goat.moves import Move, MoveKind, canonical_move
 from goat.rules import MATCH_LIMIT, legal_moves, new_game, play
 from goat.scoring import GameResult, Match, score
 from goat.seats import is_seat
 from goat.state import GameState
-from goat.strategy import Strategy, canonical_move, end_game, start_game
+from goat.strategy import Strategy, end_game, start_game
 from goat.view import PlayerView, view
 
 __all__ = [

@@ -30,11 +30,12 @@ from typing import IO, Any, Final, TypeVar
 from goat.cards import DECK, Card
 from goat.errors import GoatError, InvalidMoveError, shown
 from goat.moves import Move
+from goat.plugins import load_strategy, parse_spec, plugin_description
 from goat.records import codec
 from goat.records.codec import notation
 from goat.scoring import GameResult
 from goat.seats import is_seat
-from goat.strategy import Strategy, end_game, load_strategy, parse_spec, plugin_description, start_game
+from goat.strategy import Strategy, end_game, start_game
 from goat.view import PlayerView, SeenMove, SeenTrick, checked_view
 
 __all__ = [

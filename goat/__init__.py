@@ -40,9 +40,7 @@ from goat.view import PlayerView, SeenMove, SeenTrick, view
 
 if TYPE_CHECKING:
     from goat.bots.worlds import WorldSamplingError, sample_world
-    from goat.strategy import (
-        Strategy,
-        StrategyFactory,
+    from goat.plugins import (
         StrategyInfo,
         StrategyLoadError,
         StrategyNameError,
@@ -52,6 +50,7 @@ if TYPE_CHECKING:
         strategy_factory,
         unregister_strategy,
     )
+    from goat.strategy import Strategy, StrategyFactory
 
 __version__ = "0.1.0.dev0"
 
@@ -110,10 +109,10 @@ __all__ = [
 _LAZY = {
     "WorldSamplingError": "goat.bots.worlds",
     "sample_world": "goat.bots.worlds",
+    "Strategy": "goat.strategy",
+    "StrategyFactory": "goat.strategy",
     **dict.fromkeys(
         (
-            "Strategy",
-            "StrategyFactory",
             "StrategyInfo",
             "StrategyLoadError",
             "StrategyNameError",
@@ -123,7 +122,7 @@ _LAZY = {
             "strategy_factory",
             "unregister_strategy",
         ),
-        "goat.strategy",
+        "goat.plugins",
     ),
 }
 

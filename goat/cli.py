@@ -50,10 +50,12 @@ from goat import arena, records, tui
 from goat.arena import sandbox as sandboxes
 from goat.arena.sandbox import SANDBOXES, Sandbox, SandboxError
 from goat.arena.tournament import Sealing
+from goat.moves import canonical_move
+from goat.plugins import EXEC_PREFIX, StrategyLoadError, parse_spec
 from goat.rules import play
 from goat.scoring import Match, score
 from goat.state import GameState
-from goat.strategy import Strategy, StrategyLoadError, canonical_move, end_game, start_game
+from goat.strategy import Strategy, end_game, start_game
 from goat.view import view
 
 __all__ = ["main"]
@@ -497,10 +499,10 @@ def _runs_something(spec: str) -> bool:
     """Whether the strategy ``spec`` runs a command or imports a module by its path, rather than loading an
     installed (or registered) strategy by its name."""
     try:
-        name = goat.strategy.parse_spec(spec)[0]
+        name = parse_spec(spec)[0]
     except goat.GoatError:
         return False  # loading it fails with the parse error
-    return name.startswith(goat.strategy.EXEC_PREFIX) or ":" in name
+    return name.startswith(EXEC_PREFIX) or ":" in name
 
 
 def _check_writable(path: Path) -> None:

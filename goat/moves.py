@@ -26,7 +26,7 @@ from goat.cards import DECK, Card, _of_type, cards, cards_of, describe, look_ali
 from goat.errors import InvalidCardError, InvalidMoveError, shown
 from goat.seats import check_seat
 
-__all__ = ["Move", "MoveKind"]
+__all__ = ["Move", "MoveKind", "canonical_move"]
 
 
 class MoveKind(enum.Enum):
@@ -206,3 +206,31 @@ def move_by_key(key: int) -> Move:
 def move_of(kind: int, seat: int, mask: int) -> Move:
     """The interned move with this kernel kind code, seat and card mask (no validation)."""
     return move_by_key(mask << 5 | kind << 2 | seat)
+
+
+# --- a bot's answer, looked up among the legal moves --------------------------------------------------
+
+
+def canonical_move(move: object, legal: tuple[Move, ...]) -> Move | None:
+    """The referee's own object among ``legal`` for a bot's ``move``, or ``None`` if it is not one of them.
+
+    A bot's object is never played: only a real :class:`~goat.Move` (its type, not what its
+    ``__class__`` claims) is looked up, by the value it holds, so a subclass with a lying ``__eq__``
+    or a look-alike cannot pass for a legal move.
+    """
+    key = move_key(move)
+    if key is None:
+        return None
+    for candidate in legal:
+        if candidate.key == key:
+            return candidate
+    return None
+
+
+def move_key(move: object) -> int | None:
+    """The value a real :class:`~goat.Move` holds, or ``None`` for anything else: a subclass, a look-alike, or a
+    move whose key a bot replaced (``object.__setattr__``) with an ``int`` subclass whose ``__eq__`` lies."""
+    if type(move) is not Move:
+        return None
+    key = object.__getattribute__(move, "key")
+    return key if type(key) is int else None

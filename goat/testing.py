@@ -40,12 +40,12 @@ except ImportError as error:  # pragma: no cover - exercised in a subprocess tes
     raise MissingExtraError("goat.testing", "Hypothesis", "testing", error) from None
 
 from goat.cards import DECK, Card, Suit
-from goat.moves import Move, MoveKind
+from goat.moves import Move, MoveKind, canonical_move
 from goat.rules import legal_moves, new_game, play
 from goat.scoring import GameResult, Match, score
 from goat.seats import is_seat
 from goat.state import MATCH_LIMIT, GameState, Trick
-from goat.strategy import Strategy, canonical_move, end_game, start_game
+from goat.strategy import Strategy, end_game, start_game
 from goat.view import PlayerView, SeenMove, SeenTrick, view
 
 __all__ = [

@@ -382,7 +382,7 @@ class BadKey(int):
 
 
 def test_a_move_whose_key_is_no_plain_int_is_not_legal() -> None:
-    # Looked up by the value a real Move holds (goat.strategy.move_key): an int subclass whose __eq__ raises or
+    # Looked up by the value a real Move holds (goat.moves.move_key): an int subclass whose __eq__ raises or
     # lies is no value the referee compares.
     class Forger:
         def choose(self, view: PlayerView, legal: tuple[Move, ...]) -> Move:

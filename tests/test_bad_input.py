@@ -12,6 +12,7 @@ import attrs
 import pytest
 
 import goat
+import goat.plugins
 from goat import Card, GameResult, Match, Move, MoveKind, Suit, arena, records, svg
 
 STATE = goat.new_game(seed=1)
@@ -144,7 +145,8 @@ def _error_of(function: Callable[..., Any], arguments: dict[str, Any]) -> BaseEx
     except (TypeError, ValueError, KeyError, goat.GoatError) as error:
         return error
     finally:
-        goat.strategy._REGISTERED.pop("bad-input-check", None)
+        if goat.plugins.registered_factory("bad-input-check") is not None:
+            goat.unregister_strategy("bad-input-check")
     return None
 
 

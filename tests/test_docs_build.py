@@ -34,8 +34,8 @@ ENTRY = re.compile(r"(?x) (.+?) \s+ (\S+?):(\S+) \s+ (-?\d+) \s+ (\S*) \s+ (.*)"
 
 def public_modules() -> list[str]:
     """The modules whose ``__all__`` is public API: the core's, and every public bot and adapter module."""
-    found = ["goat", "goat.arena", "goat.batch", "goat.batch.env", "goat.records", "goat.strategy", "goat.svg"]
-    found += ["goat.testing"]
+    found = ["goat", "goat.arena", "goat.batch", "goat.batch.env", "goat.records", "goat.plugins", "goat.strategy"]
+    found += ["goat.svg", "goat.testing"]
     for package in (goat.bots, goat.adapters):
         found += [
             f"{package.__name__}.{info.name}"

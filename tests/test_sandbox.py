@@ -382,8 +382,7 @@ def test_every_record_of_a_sealed_match_says_what_confined_its_bots() -> None:
 
 @walled
 def test_a_tournaments_first_hello_runs_under_the_limits_of_its_matches() -> None:
-    from goat import arena
-    from goat.strategy import StrategyLoadError
+    from goat import StrategyLoadError, arena
 
     _require("memory per bot")
     hog = f"exec:{sys.executable} {SPY} hog 400"

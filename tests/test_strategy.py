@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 import goat
+import goat.plugins
 from goat import StrategyLoadError, arena
 
 
@@ -26,6 +27,26 @@ def test_listing_does_not_import_the_plugins() -> None:
     code = "import sys, goat; goat.available_strategies(); print('goat.bots.greedy' in sys.modules)"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "False"
+
+
+def test_the_registry_names_the_arena_but_never_imports_it() -> None:
+    # goat.arena imports the registry; an exec: bot is built by goat.arena.sealed, named by its import path
+    # (EXEC_FACTORY) and imported when asked for, as any plugin is: no import statement, anywhere, closes a cycle.
+    import ast
+    import inspect
+
+    for module in (goat.plugins, goat.strategy):
+        for node in ast.walk(ast.parse(inspect.getsource(module))):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            names += [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            assert not [n for n in names if n.startswith("goat.arena")], module.__name__
+    code = "import sys, goat; goat.load_strategy('greedy'); print(sorted(m for m in sys.modules if 'arena' in m))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
+    with goat.load_strategy("exec:true", seed=1) as bot:  # type: ignore[attr-defined]
+        assert isinstance(bot, arena.ProcessStrategy) and bot.seed == 1
+    with pytest.raises(StrategyLoadError, match="names a command"):
+        goat.strategy_factory("exec: ")
 
 
 def test_load_strategy_builds_a_seeded_bot() -> None:
@@ -200,14 +221,14 @@ def test_a_plugin_claiming_a_builtin_name_makes_only_that_name_fail(fake_distrib
 def test_discovery_is_cached_and_sees_a_distribution_installed_later(fake_distribution: Any) -> None:
     goat.available_strategies()
     calls = []
-    real = goat.strategy.metadata.entry_points
+    real = goat.plugins.metadata.entry_points
 
     def counting(**kwargs: Any) -> Any:
         calls.append(kwargs)
         return real(**kwargs)
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(goat.strategy.metadata, "entry_points", counting)
+        patch.setattr(goat.plugins.metadata, "entry_points", counting)
         for _ in range(3):
             goat.load_strategy("random")
         assert calls == []  # nothing installed: no metadata read again
@@ -219,7 +240,7 @@ def test_discovery_is_cached_and_sees_a_distribution_installed_later(fake_distri
 def test_strategy_specs_carry_options() -> None:
     bot = goat.load_strategy("ismcts[iterations=7, exploration=0.5]", seed=1)
     assert (bot.iterations, bot.exploration) == (7, 0.5)  # type: ignore[attr-defined]
-    assert goat.strategy.parse_spec('x[mode="a,b", n=3, on=true]') == ("x", {"mode": "a,b", "n": 3, "on": True})
+    assert goat.plugins.parse_spec('x[mode="a,b", n=3, on=true]') == ("x", {"mode": "a,b", "n": 3, "on": True})
     for bad in ("ismcts[iterations]", "ismcts[a=1,a=2]", "ismcts[=3]", "ismcts]"):
         with pytest.raises(StrategyLoadError, match="not a strategy spec"):
             goat.load_strategy(bad)
@@ -243,7 +264,7 @@ def test_loading_a_plugin_reads_no_distribution_metadata_after_discovery(monkeyp
     def no_metadata(entry: object) -> None:
         raise AssertionError("distribution metadata read again after discovery")
 
-    monkeypatch.setattr(goat.strategy, "_info", no_metadata)
+    monkeypatch.setattr(goat.plugins, "_info", no_metadata)
     assert callable(goat.load_strategy("random", seed=1).choose)
 
 
@@ -251,7 +272,7 @@ def test_loading_a_plugin_reads_no_distribution_metadata_after_discovery(monkeyp
 
 
 def test_a_plugins_name_becomes_the_import_path_its_discovery_found(fake_distribution: Any) -> None:
-    from goat.strategy import import_path_spec
+    from goat.plugins import import_path_spec
 
     fake_distribution("goat-bot-firsty", {"firsty": "firsty_bot:factory"})
     assert import_path_spec("firsty[depth=2,fast=true]") == "firsty_bot:factory[depth=2, fast=true]"
@@ -282,7 +303,7 @@ def test_a_factory_by_import_path_loads_without_discovering_plugins() -> None:
 
 def test_an_import_path_may_have_any_identifiers_and_spaces_around_its_colon(fake_distribution: Any) -> None:
     # As an entry point's value may: a plugin whose module is named in Cyrillic plays, in-process and sealed.
-    from goat.strategy import import_path_spec
+    from goat.plugins import import_path_spec
 
     code = (
         "class B:\n    def choose(self, view, legal):\n        return legal[-1]\n"
@@ -315,7 +336,7 @@ def test_a_bad_import_path_is_refused_naming_it(path: str, said: str) -> None:
 def test_a_sealed_plugin_that_fails_says_so_by_its_name_and_distribution(fake_distribution: Any, tmp_path: Any) -> None:
     # Started by its import path, the bot's process says what failed as loading it by its name would.
     from goat.arena import protocol
-    from goat.strategy import import_path_spec
+    from goat.plugins import import_path_spec
 
     runs = tmp_path / "runs.txt"
     code = f"with open({str(runs)!r}, 'a') as runs:\n    runs.write('ran\\n')\n1/0\n"
@@ -346,13 +367,13 @@ def test_format_spec_writes_only_what_parse_spec_reads_back(name: Any, options: 
     # Found by a review: format_spec wrote 'x[a=[1, 2]]' (which parse_spec refuses) and 'x[y][a=1]', and raised
     # AttributeError or a bare TypeError for a name or options of the wrong kind.
     with pytest.raises(error, match=re.escape(said)):
-        goat.strategy.format_spec(name, options)
-    spec = goat.strategy.format_spec("x", {"a": "b,c]", "n": 1.5, "t": True, "z": None, "one": [1]})
-    assert goat.strategy.parse_spec(spec) == ("x", {"a": "b,c]", "n": 1.5, "t": True, "z": None, "one": [1]})
+        goat.plugins.format_spec(name, options)
+    spec = goat.plugins.format_spec("x", {"a": "b,c]", "n": 1.5, "t": True, "z": None, "one": [1]})
+    assert goat.plugins.parse_spec(spec) == ("x", {"a": "b,c]", "n": 1.5, "t": True, "z": None, "one": [1]})
 
 
 def test_a_bracket_too_many_is_not_read_as_text() -> None:
     # Found by a review: 'ismcts[time_ms=5]]' was read as time_ms='5]', and the error then blamed the value.
     with pytest.raises(goat.StrategyNameError, match="has a bracket that does not belong"):
-        goat.strategy.parse_spec("ismcts[time_ms=5]]")
-    assert goat.strategy.parse_spec('x[a="5]"]') == ("x", {"a": "5]"})
+        goat.plugins.parse_spec("ismcts[time_ms=5]]")
+    assert goat.plugins.parse_spec('x[a="5]"]') == ("x", {"a": "5]"})

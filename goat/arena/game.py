@@ -27,13 +27,13 @@ import attrs
 
 from goat.arena.sealed import DEFAULT_TIME_LIMIT, BotFault, ProcessStrategy, check_seconds
 from goat.errors import MAX_REASON, GoatError, clean_text, describe_error, shown
-from goat.moves import Move
+from goat.moves import Move, canonical_move
 from goat.records import Fault, GameRecord, MatchRecord, from_state
 from goat.records.values import MAX_SEED
 from goat.rules import new_game, play
 from goat.scoring import GameResult, Match
 from goat.state import GameState
-from goat.strategy import Strategy, canonical_move
+from goat.strategy import Strategy
 from goat.strategy import end_game as call_end_game
 from goat.strategy import start_game as call_start_game
 from goat.view import PlayerView, view
@@ -286,7 +286,9 @@ def check_policy(on_fault: object, time_limit: object) -> None:
         check_seconds(time_limit, "time_limit")
 
 
-def _check_seed(seed: object, what: str) -> int:
+def check_seed(seed: object, what: str) -> int:
+    """``seed`` if it can seed a game, match or tournament: an ``int`` of at most 79 digits, as a record holds it
+    (:class:`TypeError` or :class:`ValueError` naming ``what`` otherwise)."""
     if type(seed) is not int:
         raise TypeError(f"{what}: seed must be an int, not {shown(seed)}")
     if not -MAX_SEED <= seed <= MAX_SEED:
@@ -312,7 +314,7 @@ def play_game(
     """
     bots = _check_bots(strategies)
     check_policy(on_fault, time_limit)
-    _check_seed(seed, "play_game()")
+    check_seed(seed, "play_game()")
     state = new_game(seed=seed, dealer=dealer)
     seats = seats_for(bots, time_limit)
     label = _names(names)
@@ -339,7 +341,7 @@ def play_match(
     """
     bots = _check_bots(strategies)
     check_policy(on_fault, time_limit)
-    _check_seed(seed, "play_match()")
+    check_seed(seed, "play_match()")
     seats = seats_for(bots, time_limit)
     try:
         launch(seats)

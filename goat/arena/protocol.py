@@ -30,11 +30,11 @@ from typing import IO, Any, Final, TypeVar
 from goat.cards import DECK, Card
 from goat.errors import GoatError, InvalidMoveError, shown
 from goat.moves import Move
+from goat.plugins import load_strategy, parse_spec, plugin_description
 from goat.records import codec
 from goat.records.codec import notation
 from goat.scoring import GameResult
-from goat.seats import is_seat
-from goat.strategy import Strategy, end_game, load_strategy, parse_spec, plugin_description, start_game
+from goat.strategy import Strategy, end_game, start_game
 from goat.view import PlayerView, SeenMove, SeenTrick, checked_view
 
 __all__ = [
@@ -70,11 +70,11 @@ class ProtocolError(GoatError, ValueError):
 
 
 # --- the JSON forms ---------------------------------------------------------------------
-
-
-def _cards(cards: Iterable[Card]) -> list[str]:
-    """Cards as text, in deck order (so that equal sets give equal JSON)."""
-    return [_CARD_TEXT[i] for i in sorted(card.index for card in cards)]
+#
+# One writer and one reader of a VIEW.  view_text writes it (view_to_json is that text read back), view_from_json
+# reads it.  Both run at every decision of a sealed bot, and most of a view (the history, the tricks) was written
+# and read before: each keeps what it made of a part, found by the part's object (written: views share their
+# seen moves, tricks and hands, see goat.view) or by its text (read).
 
 
 _K = TypeVar("_K")
@@ -90,99 +90,67 @@ def _keep(cache: dict[_K, _V], key: _K, value: _V) -> _V:
     return value
 
 
-# The referee writes a view at every decision, and most of it (the history, the tricks) was written
-# before: each seen move's notation is kept, keyed by the object (seen moves are shared values; see
-# goat.view), and so is each finished trick's JSON text.  An entry holds the object, so that its id
-# cannot be reused meanwhile.
-_PLAY_TEXT: dict[int, tuple[SeenMove, str]] = {}
-_TRICK_TEXT: dict[int, tuple[SeenTrick, str]] = {}
+#: Compact JSON of any value, for what a view made by hand holds in place of the usual one (``True`` as a seat,
+#: a list of sizes, a play whose text needs escapes).
+_json: Final = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode
 
 
-def _play_text(move: SeenMove) -> str:
-    """A seen move's notation (``str(move)``), remembered."""
-    entry = _PLAY_TEXT.get(id(move))
-    if entry is not None and entry[0] is move:
-        return entry[1]
-    if type(move) is not SeenMove:  # made by hand: its text may change, and is not kept
-        return str(move)
-    return _keep(_PLAY_TEXT, id(move), (move, str(move)))[1]
+def _int(value: object) -> str:
+    """A number (or ``None``) as JSON: an ``int`` as ``str`` writes it, anything else as JSON does (``True``)."""
+    return str(value) if type(value) is int else _json(value)
 
 
-def _play_json(move: SeenMove) -> str:
-    """A play's notation as it is written between quotes in JSON: a seen move's needs no escapes, and what
-    another object says it is gets them (a hand-made view)."""
-    if type(move) is SeenMove:
-        return _play_text(move)
-    return json.dumps(str(move), ensure_ascii=False)[1:-1]
-
-
-def view_to_json(view: PlayerView) -> dict[str, Any]:
-    """The JSON form of a view (the protocol's VIEW): exactly what :class:`~goat.PlayerView` holds (R23).
-
-    Every play (in ``table``, ``tricks`` and ``history``) is written in move notation, as the moves in
-    ``legal`` are, and another seat's face-down pass shows ``??`` for each card: ``"2 pass ?? ??"``
-    (:meth:`goat.SeenMove.from_str` reads it back).
-    """
-    return {
-        "seat": view.seat,
-        "hand": _cards(view.hand),
-        "trump_card": _CARD_TEXT[view.trump_card.index],
-        "trump": view.trump_card.suit.value,
-        "dealer": view.dealer,
-        "leader": view.leader,
-        "to_play": view.to_play,
-        "stock_size": view.stock_size,
-        "hand_sizes": list(view.hand_sizes),
-        "table": [_play_text(move) for move in view.table],
-        "tricks": [
-            {"plays": [_play_text(move) for move in trick.plays], "winner": trick.winner} for trick in view.tricks
-        ],
-        "history": [_play_text(move) for move in view.history],
-        "defeat": list(view.defeat),
-        "legal_moves": [notation(move) for move in view.legal_moves],
-    }
+def _ints(values: Iterable[object]) -> str:
+    return f"[{','.join([_int(value) for value in values])}]"
 
 
 def _texts(texts: Iterable[str]) -> str:
-    # Move notation is seats, kind words, card text and "??": nothing JSON would escape, so the list is
-    # written directly (test_protocol checks it against json.dumps).
+    """A JSON list of texts that need no escapes (move notation, card text)."""
     joined = '","'.join(texts)
     return f'["{joined}"]' if joined else "[]"
 
 
-# The referee writes a decision's legal moves twice, in the view and beside it: the same tuple, written once.
-_LAST_LEGAL: list[tuple[tuple[Move, ...], str]] = [((), "[]")]
+# Each seen move's notation is kept, by the object (an entry holds the object, so that its id cannot be reused
+# meanwhile), and so is each finished trick's text and each hand's.
+_PLAY_TEXT: dict[int, tuple[SeenMove, str]] = {}
+_TRICK_TEXT: dict[int, tuple[SeenTrick, str]] = {}
+_HAND_TEXT: dict[int, tuple[frozenset[Card], str]] = {}
 
 
-def notation_list(moves: Iterable[Move]) -> str:
-    """Moves as a JSON list of their notation: ``json.dumps([str(move) for move in moves])``, compact, faster."""
-    last = _LAST_LEGAL[0]
-    if moves is last[0]:
-        return last[1]
-    text = _texts([notation(move) for move in moves])
-    if type(moves) is tuple:  # a tuple cannot change after it was kept
-        _LAST_LEGAL[0] = (moves, text)
-    return text
+def _play(move: SeenMove) -> str:
+    """A play as JSON text: a seen move's notation, which needs no escapes, remembered; what another object says
+    it is (a view made by hand) as JSON writes it."""
+    entry = _PLAY_TEXT.get(id(move))
+    if entry is not None and entry[0] is move:
+        return entry[1]
+    if type(move) is not SeenMove:  # made by hand: its text may change, and is not kept
+        return _json(str(move))
+    return _keep(_PLAY_TEXT, id(move), (move, f'"{move}"'))[1]
+
+
+def _plays_text(moves: Iterable[SeenMove]) -> str:
+    return f"[{','.join([_play(move) for move in moves])}]"
 
 
 def _trick_text(trick: SeenTrick) -> str:
     entry = _TRICK_TEXT.get(id(trick))
     if entry is not None and entry[0] is trick:
         return entry[1]
-    plays = trick.plays
-    if type(trick) is not SeenTrick or type(plays) is not tuple or type(trick.winner) is not int:
-        # made by hand: written as it is now, as json.dumps writes it
-        return _compact({"plays": [_play_text(move) for move in plays], "winner": trick.winner})
-    text = f'{{"plays":{_texts([_play_json(move) for move in plays])},"winner":{trick.winner}}}'
-    return _keep(_TRICK_TEXT, id(trick), (trick, text))[1]
+    text = f'{{"plays":{_plays_text(trick.plays)},"winner":{_int(trick.winner)}}}'
+    if type(trick) is SeenTrick and type(trick.plays) is tuple:  # not made by hand: it cannot change
+        _keep(_TRICK_TEXT, id(trick), (trick, text))
+    return text
 
 
-def _compact(data: object) -> str:
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-
-
-def _quoted_play(move: SeenMove) -> str:
-    return f'"{_play_json(move)}"'
+def _hand_text(hand: frozenset[Card]) -> str:
+    """A hand's cards in deck order (so that equal hands give equal JSON)."""
+    entry = _HAND_TEXT.get(id(hand))
+    if entry is not None and entry[0] is hand:
+        return entry[1]
+    text = _texts([_CARD_TEXT[i] for i in sorted(card.index for card in hand)])
+    if type(hand) is frozenset:  # not made by hand: it cannot change
+        _keep(_HAND_TEXT, id(hand), (hand, text))
+    return text
 
 
 # Each view of a game repeats the history and the tricks of the one before and adds a play or a trick: the last
@@ -211,45 +179,45 @@ def _list_text(last_written: dict[int, tuple[tuple[Any, ...], str]], seat: int, 
     return text
 
 
-# A hand's text, by the frozenset object (views share them: see goat.view), so that it is sorted once; an entry
-# holds the set, so that its id cannot be reused meanwhile.
-_HAND_TEXT: dict[int, tuple[frozenset[Card], str]] = {}
+# The referee writes a decision's legal moves twice, in the view and beside it: the same tuple, written once.
+_LAST_LEGAL: list[tuple[tuple[Move, ...], str]] = [((), "[]")]
 
 
-def _hand_text(hand: frozenset[Card]) -> str:
-    if type(hand) is not frozenset:  # a view made by hand: written as it is
-        return _texts(_cards(hand))
-    entry = _HAND_TEXT.get(id(hand))
-    if entry is not None and entry[0] is hand:
-        return entry[1]
-    return _keep(_HAND_TEXT, id(hand), (hand, _texts(_cards(hand))))[1]
+def notation_list(moves: Iterable[Move]) -> str:
+    """Moves as a JSON list of their notation: ``json.dumps([str(move) for move in moves])``, compact, faster."""
+    last = _LAST_LEGAL[0]
+    if moves is last[0]:
+        return last[1]
+    text = _texts([notation(move) for move in moves])
+    if type(moves) is tuple:  # a tuple cannot change after it was kept
+        _LAST_LEGAL[0] = (moves, text)
+    return text
 
 
 def view_text(view: PlayerView) -> str:
-    """The VIEW as compact JSON text: ``json.dumps(view_to_json(view))`` with compact separators, built faster."""
-    to_play = "null" if view.to_play is None else view.to_play
+    """The VIEW of ``view`` as compact JSON text, as the referee sends it: exactly what
+    :class:`~goat.PlayerView` holds (R23).
+
+    Every play (in ``table``, ``tricks`` and ``history``) is written in move notation, as the moves in
+    ``legal_moves`` are, and another seat's face-down pass shows ``??`` for each card: ``"2 pass ?? ??"``
+    (:meth:`goat.SeenMove.from_str` reads it back).  The cards of the hand are in deck order.
+    """
     seat = view.seat
-    sizes, defeat = view.hand_sizes, view.defeat
-    # (type(), not __class__, which a property can fake; the numbers exactly int, which is written as it is)
-    if not (
-        type(seat) is type(view.dealer) is type(view.leader) is type(view.stock_size) is int
-        and (view.to_play is None or type(view.to_play) is int)
-        and type(sizes) is tuple
-        and tuple(map(type, sizes)) == _FOUR_INTS
-        and type(defeat) is tuple
-        and tuple(map(type, defeat)) == _TWO_INTS
-    ):  # a view made by hand (True as a seat, a list of sizes): its numbers written as JSON writes them
-        return _compact(view_to_json(view))
+    trump_card = view.trump_card
     return (
-        f'{{"seat":{seat},"hand":{_hand_text(view.hand)},"trump_card":"{_CARD_TEXT[view.trump_card.index]}",'
-        f'"trump":"{view.trump_card.suit.value}","dealer":{view.dealer},"leader":{view.leader},"to_play":{to_play},'
-        f'"stock_size":{view.stock_size},"hand_sizes":[{",".join(map(str, view.hand_sizes))}],'
-        f'"table":{_texts([_play_json(m) for m in view.table])},'
-        f'"tricks":{_list_text(_LAST_TRICKS, seat, view.tricks, _trick_text)},'
-        f'"history":{_list_text(_LAST_HISTORY, seat, view.history, _quoted_play)},'
-        f'"defeat":[{view.defeat[0]},{view.defeat[1]}],'
+        f'{{"seat":{_int(seat)},"hand":{_hand_text(view.hand)},"trump_card":"{_CARD_TEXT[trump_card.index]}",'
+        f'"trump":"{trump_card.suit.value}","dealer":{_int(view.dealer)},"leader":{_int(view.leader)},'
+        f'"to_play":{_int(view.to_play)},"stock_size":{_int(view.stock_size)},"hand_sizes":{_ints(view.hand_sizes)},'
+        f'"table":{_plays_text(view.table)},"tricks":{_list_text(_LAST_TRICKS, seat, view.tricks, _trick_text)},'
+        f'"history":{_list_text(_LAST_HISTORY, seat, view.history, _play)},"defeat":{_ints(view.defeat)},'
         f'"legal_moves":{notation_list(view.legal_moves)}}}'
     )
+
+
+def view_to_json(view: PlayerView) -> dict[str, Any]:
+    """The JSON form of a view (the protocol's VIEW) as a dict: :func:`view_text`, read back."""
+    found: dict[str, Any] = json.loads(view_text(view))
+    return found
 
 
 def result_to_json(result: GameResult, *, forfeit: int | None = None) -> dict[str, Any]:
@@ -257,7 +225,13 @@ def result_to_json(result: GameResult, *, forfeit: int | None = None) -> dict[st
     return {**codec.result_to_json(result), "forfeit": forfeit}
 
 
+# --- reading -------------------------------------------------------------------------------
+
+
 def _field(data: Mapping[str, Any], name: str, kind: type, where: str) -> Any:
+    value = data.get(name) if type(data) is dict else None
+    if type(value) is kind:  # the usual case: JSON's own type
+        return value
     if type(data) is not dict and not isinstance(data, Mapping):
         raise ProtocolError(f"{where}: expected a JSON object, not {shown(data)}")
     if name not in data:
@@ -268,32 +242,18 @@ def _field(data: Mapping[str, Any], name: str, kind: type, where: str) -> Any:
     return value
 
 
+def _number(data: Mapping[str, Any], name: str, where: str, most: int, what: str) -> int:
+    """The integer field ``name``, from 0 to ``most`` (``what`` says which in an error)."""
+    value = data.get(name)
+    if type(value) is int and 0 <= value <= most:
+        return value
+    if name not in data:
+        raise ProtocolError(f"{where}: missing field {name!r}")
+    raise ProtocolError(f"{where}: field {name!r} must be {what}, not {shown(value)}")
+
+
 def _seat(data: Mapping[str, Any], name: str, where: str) -> int:
-    value = _field(data, name, int, where)
-    if not is_seat(value):
-        raise ProtocolError(f"{where}: field {name!r} must be a seat 0–3, not {shown(value)}")
-    return value
-
-
-def _optional_seat(data: Mapping[str, Any], name: str, where: str) -> int | None:
-    if name in data and data[name] is None:
-        return None
-    return _seat(data, name, where)
-
-
-def _card_list(value: object, where: str) -> frozenset[Card]:
-    if not isinstance(value, list):
-        raise ProtocolError(f"{where}: expected a list of cards, not {shown(value)}")
-    found = []
-    for text in value:
-        card = _CARD_BY_TEXT.get(text) if isinstance(text, str) else None
-        if card is None:
-            raise ProtocolError(f"{where}: not a card: {shown(text, 40)} (cards are written like '10H')")
-        found.append(card)
-    cards = frozenset(found)
-    if len(cards) != len(found):
-        raise ProtocolError(f"{where}: a card appears twice")
-    return cards
+    return _number(data, name, where, 3, "a seat 0–3")
 
 
 def _pair(data: Mapping[str, Any], name: str, where: str) -> tuple[int, int]:
@@ -301,6 +261,19 @@ def _pair(data: Mapping[str, Any], name: str, where: str) -> tuple[int, int]:
     if len(value) != 2 or any(type(v) is not int for v in value):
         raise ProtocolError(f"{where}: field {name!r} must be two integers, not {shown(value)}")
     return (value[0], value[1])
+
+
+def _card_list(value: object, where: str) -> frozenset[Card]:
+    if type(value) is not list:
+        raise ProtocolError(f"{where}: expected a list of cards, not {shown(value)}")
+    try:
+        cards = frozenset(map(_CARD_BY_TEXT.__getitem__, value))
+    except (KeyError, TypeError):  # not a card's text: name the first such
+        text = next(text for text in value if type(text) is not str or text not in _CARD_BY_TEXT)
+        raise ProtocolError(f"{where}: not a card: {shown(text, 40)} (cards are written like '10H')") from None
+    if len(cards) != len(value):
+        raise ProtocolError(f"{where}: a card appears twice")
+    return cards
 
 
 _SEEN_CACHE: dict[str, SeenMove] = {}
@@ -348,10 +321,16 @@ _LONGEST_MOVE: Final = 32
 
 
 def _moves(value: object, where: str) -> tuple[Move, ...]:
-    if not isinstance(value, list):
+    if type(value) is not list:
         raise ProtocolError(f"{where}: expected a list of moves, not {shown(value)}")
+    cache = _MOVE_CACHE
     try:
-        return tuple(parse_move(text, where) for text in value)
+        # The usual case: moves read before are found by their text, and only new ones are parsed.
+        return tuple([cache.get(text) or parse_move(text, where) for text in value])
+    except TypeError:  # a move that is not even hashable: not text
+        for text in value:
+            parse_move(text, where)
+        raise
     except InvalidMoveError as error:
         raise ProtocolError(f"{where}: {error}") from None
 
@@ -376,31 +355,6 @@ def _trick_from_json(data: object, where: str) -> SeenTrick:
     return found
 
 
-_T = TypeVar("_T")
-
-
-def _read_list(raw: list[Any], read: Callable[[object, str], _T], where: str) -> tuple[_T, ...]:
-    try:
-        return tuple([read(item, where) for item in raw])
-    except ProtocolError:  # read them again, numbered, so that the error names the one that is wrong
-        for number, item in enumerate(raw, start=1):
-            read(item, f"{where} {number}")
-        raise
-
-
-def _plays(data: Mapping[str, Any], name: str, where: str) -> tuple[SeenMove, ...]:
-    raw = _field(data, name, list, where)
-    cache = _SEEN_CACHE
-    try:
-        # The usual case: plays read before (in the last view) are found by their text at C speed, and
-        # only the new ones are parsed.  A play that is not text fails the lookup or the parse below.
-        return tuple([cache.get(text) or _seen_from_json(text, where) for text in raw])
-    except (ProtocolError, TypeError):  # read them again, numbered, so that the error names the one that is wrong
-        for number, item in enumerate(raw, start=1):
-            _seen_from_json(item, f"{where} {number}")
-        raise
-
-
 def _trick(data: object, where: str) -> SeenTrick:
     if type(data) is dict:  # a finished trick read before, found by its plays' text and winner
         plays, winner = data.get("plays"), data.get("winner")
@@ -414,136 +368,89 @@ def _trick(data: object, where: str) -> SeenTrick:
     return _trick_from_json(data, where)
 
 
-def _quick_view(data: dict[str, Any]) -> PlayerView | None:
-    """:func:`view_from_json` at speed for a VIEW as the referee writes it, or ``None`` at the first thing
-    that is not as expected (then the checked reading below says what is wrong).
-
-    A bot reads a view at every decision, and most of it (the history, the tricks) it read before: plays
-    and tricks are found by their text.  This accepts nothing the checked reading refuses: exact types
-    only (``true`` is no seat), the same ranges (tests/test_protocol.py holds the two side by side).
-    """
+def _tricks(value: list[Any], where: str) -> tuple[SeenTrick, ...]:
+    if len(value) > 9:  # R7: 36 cards, at least four a trick
+        raise ProtocolError(f"{where}: field 'tricks' holds at most the nine tricks of a game, not {len(value)}")
     try:
-        seat, dealer, leader, to_play = data["seat"], data["dealer"], data["leader"], data["to_play"]
-        stock_size, sizes, defeat, hand = data["stock_size"], data["hand_sizes"], data["defeat"], data["hand"]
-        table, tricks, history, legal = data["table"], data["tricks"], data["history"], data["legal_moves"]
-        trump_card = _CARD_BY_TEXT[data["trump_card"]]
-        if not (
-            type(seat) is type(dealer) is type(leader) is type(stock_size) is int
-            and 0 <= seat <= 3
-            and 0 <= dealer <= 3
-            and 0 <= leader <= 3
-            and 0 <= stock_size <= 20
-            and (to_play is None or (type(to_play) is int and 0 <= to_play <= 3))
-            and type(sizes) is list
-            and len(sizes) == 4
-            and tuple(map(type, sizes)) == _FOUR_INTS
-            and min(sizes) >= 0
-            and max(sizes) <= 4
-            and type(defeat) is list
-            and len(defeat) == 2
-            and type(defeat[0]) is type(defeat[1]) is int
-            and defeat[0] >= 0
-            and defeat[1] >= 0
-            and type(hand) is type(table) is type(tricks) is type(history) is type(legal) is list
-            and len(hand) == sizes[seat]
-            and len(table) <= 4
-            and data.get("trump", trump_card.suit.value) == trump_card.suit.value
-        ):
-            return None
-        cards = frozenset(map(_CARD_BY_TEXT.__getitem__, hand))
-        if len(cards) != len(hand):
-            return None
-        seen = _SEEN_CACHE
-        return checked_view(  # all checked above: past the constructor's own check, which would repeat it
-            seat,
-            cards,
-            trump_card,
-            dealer,
-            leader,
-            to_play,
-            stock_size,
-            (sizes[0], sizes[1], sizes[2], sizes[3]),
-            tuple([seen.get(text) or _seen_from_json(text, "") for text in table]),
-            tuple([_trick(trick, "") for trick in tricks]),
-            tuple([seen.get(text) or _seen_from_json(text, "") for text in history]),
-            (defeat[0], defeat[1]),
-            _legal_of(seat, [_MOVE_CACHE.get(text) or parse_move(text) for text in legal], "view: legal_moves"),
-        )
-    except (KeyError, TypeError, ValueError):  # ProtocolError and InvalidMoveError are ValueErrors
-        return None
+        return tuple([_trick(item, "view: trick") for item in value])
+    except ProtocolError:  # read them again, numbered, so that the error names the one that is wrong
+        for number, item in enumerate(value, start=1):
+            _trick(item, f"view: trick {number}")
+        raise
+
+
+def _plays(data: Mapping[str, Any], name: str, where: str, most: int, what: str = "") -> tuple[SeenMove, ...]:
+    """The plays of field ``name``, at most ``most`` of them (``what`` says how many in an error)."""
+    raw = _field(data, name, list, where)
+    if len(raw) > most:
+        raise ProtocolError(f"{where}: field {name!r} holds at most {what or most}, not {len(raw)} plays")
+    cache = _SEEN_CACHE
+    try:
+        # The usual case: plays read before (in the last view) are found by their text at C speed, and
+        # only the new ones are parsed.  A play that is not text fails the lookup or the parse below.
+        return tuple([cache.get(text) or _seen_from_json(text, f"view: {name}") for text in raw])
+    except (ProtocolError, TypeError):  # read them again, numbered, so that the error names the one that is wrong
+        for number, item in enumerate(raw, start=1):
+            _seen_from_json(item, f"view: {name} {number}")
+        raise
 
 
 _FOUR_INTS: Final = (int, int, int, int)
-_TWO_INTS: Final = (int, int)
-
-
-def _legal_of(seat: int, moves: list[Move], where: str) -> tuple[Move, ...]:
-    """The legal moves of a view: the seat's own, each once."""
-    if any(move.seat != seat for move in moves) or len(set(moves)) != len(moves):
-        raise ProtocolError(
-            f"{where}: the legal moves are the seat's own, each once, not {shown(list(map(str, moves)))}"
-        )
-    return tuple(moves)
+#: The most plays a view's history holds, as :class:`~goat.PlayerView`'s own check allows: the reader makes the
+#: views it has checked past that check, which would repeat the reader's.
+_MOST_HISTORY: Final = 1000
 
 
 def view_from_json(data: object) -> PlayerView:
     """The :class:`~goat.PlayerView` a VIEW stands for; :class:`ProtocolError` naming the field if it is wrong.
 
-    ``view_from_json(view_to_json(view)) == view`` for every view.
+    ``view_from_json(view_to_json(view)) == view`` for every view.  It reads exact JSON types only (``true``
+    is no seat), and refuses a view that contradicts itself (a hand of another size than ``hand_sizes`` says,
+    a legal move of another seat).
     """
-    if type(data) is dict:
-        quick = _quick_view(data)
-        if quick is not None:
-            return quick
-    return _checked_view(data)
-
-
-def _checked_view(data: object) -> PlayerView:
-    """:func:`view_from_json` field by field, so that an error names what is wrong."""
     where = "view"
     if not isinstance(data, dict):
         raise ProtocolError(f"{where}: expected a JSON object, not {shown(data)}")
+    seat = _seat(data, "seat", where)
     trump_card = _CARD_BY_TEXT.get(_field(data, "trump_card", str, where))
     if trump_card is None:
         raise ProtocolError(f"{where}: field 'trump_card' is not a card: {shown(data['trump_card'], 40)}")
-    sizes = _field(data, "hand_sizes", list, where)
-    if len(sizes) != 4 or any(type(s) is not int or not 0 <= s <= 4 for s in sizes):
+    if "trump" in data and data["trump"] != trump_card.suit.value:
+        raise ProtocolError(
+            f"{where}: field 'trump' is not the suit of the trump card {trump_card}: {shown(data['trump'])}"
+        )
+    sizes = data.get("hand_sizes")
+    if not (type(sizes) is list and tuple(map(type, sizes)) == _FOUR_INTS and min(sizes) >= 0 and max(sizes) <= 4):
+        _field(data, "hand_sizes", list, where)
         raise ProtocolError(f"{where}: field 'hand_sizes' must be four sizes 0–4, not {shown(sizes)}")
-    stock_size = _field(data, "stock_size", int, where)
-    if not 0 <= stock_size <= 20:
-        raise ProtocolError(f"{where}: field 'stock_size' must be 0–20, not {stock_size!r}")
-    seat = _seat(data, "seat", where)
     hand = _card_list(_field(data, "hand", list, where), "view: hand")
     if len(hand) != sizes[seat]:
         raise ProtocolError(
             f"{where}: the hand holds {len(hand)} cards, where hand_sizes gives seat {seat} {sizes[seat]}"
         )
-    if "trump" in data and data["trump"] != trump_card.suit.value:
-        raise ProtocolError(
-            f"{where}: field 'trump' is not the suit of the trump card {trump_card}: {shown(data['trump'])}"
-        )
     defeat = _pair(data, "defeat", where)
-    if min(defeat) < 0:
+    if defeat[0] < 0 or defeat[1] < 0:
         raise ProtocolError(f"{where}: field 'defeat' must be two counts 0 or more, not {list(defeat)}")
-    table = _plays(data, "table", "view: table")
-    if len(table) > 4:
-        raise ProtocolError(f"{where}: field 'table' holds at most the four plays of a trick, not {len(table)}")
-    return PlayerView(
-        seat=seat,
-        hand=hand,
-        trump_card=trump_card,
-        dealer=_seat(data, "dealer", where),
-        leader=_seat(data, "leader", where),
-        to_play=_optional_seat(data, "to_play", where),
-        stock_size=stock_size,
-        hand_sizes=(sizes[0], sizes[1], sizes[2], sizes[3]),
-        table=table,
-        tricks=_read_list(_field(data, "tricks", list, where), _trick, "view: trick"),
-        history=_plays(data, "history", "view: history"),
-        defeat=defeat,
-        legal_moves=_legal_of(
-            seat, list(_moves(_field(data, "legal_moves", list, where), "view: legal_moves")), "view: legal_moves"
-        ),
+    legal = _moves(_field(data, "legal_moves", list, where), "view: legal_moves")
+    if len({move.key for move in legal if move.seat == seat}) != len(legal):  # (equal moves have equal keys)
+        raise ProtocolError(
+            f"{where}: the legal moves are the seat's own, each once, not {shown(list(map(str, legal)))}"
+        )
+    to_play = data.get("to_play", 0)
+    return checked_view(  # all checked here: past the constructor's own check, which would repeat it
+        seat,
+        hand,
+        trump_card,
+        _seat(data, "dealer", where),
+        _seat(data, "leader", where),
+        None if to_play is None else _seat(data, "to_play", where),
+        _number(data, "stock_size", where, 20, "0–20"),
+        (sizes[0], sizes[1], sizes[2], sizes[3]),
+        _plays(data, "table", where, 4, "the four plays of a trick"),
+        _tricks(_field(data, "tricks", list, where), where),
+        _plays(data, "history", where, _MOST_HISTORY),
+        defeat,
+        legal,
     )
 
 

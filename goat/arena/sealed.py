@@ -52,9 +52,9 @@ from goat.arena.sandbox import (
     require,
 )
 from goat.errors import GoatError, InvalidMoveError, shown
-from goat.moves import Move
+from goat.moves import Move, canonical_move
+from goat.plugins import import_path_spec
 from goat.scoring import GameResult
-from goat.strategy import canonical_move, import_path_spec
 from goat.view import PlayerView
 
 __all__ = [
@@ -135,7 +135,7 @@ def split_command(command: str) -> list[str]:
 
 def bot_command(spec: str) -> list[str]:
     """The command that serves the installed strategy ``spec`` as a sealed bot, with this interpreter: a
-    plugin by the import path this process found for it (:func:`goat.strategy.import_path_spec`), and
+    plugin by the import path this process found for it (:func:`goat.plugins.import_path_spec`), and
     the name it was asked for, which the bot gives in its ``hello``."""
     path = import_path_spec(spec)
     return [sys.executable, "-m", "goat.arena", path] + ([spec] if path != spec else [])

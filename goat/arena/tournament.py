@@ -27,23 +27,23 @@ from typing import Any, Literal
 
 import attrs
 
-from goat.arena.game import FaultPolicy, SeatFault, _check_seed, build_bot, check_policy, play_match
+from goat.arena.game import FaultPolicy, SeatFault, build_bot, check_policy, check_seed, play_match
 from goat.arena.sandbox import DEFAULT_MEMORY_MB, DEFAULT_PROCESSES, Limits, Sandbox, check_mode, require
 from goat.arena.sealed import BotFault, ProcessStrategy, bot_command, check_seconds, import_path_env, split_command
 from goat.arena.stats import MatchOutcome, TournamentResult, totals
 from goat.bots import OWN_MODULES
 from goat.errors import GoatError, describe_error, shown
-from goat.strategy import (
-    _REGISTERED,
+from goat.plugins import (
     EXEC_PREFIX,
-    Strategy,
     StrategyLoadError,
     entry_point,
     format_spec,
     load_strategy,
     parse_spec,
     register_strategy,
+    registered_factory,
 )
+from goat.strategy import Strategy
 
 __all__ = ["Entrant", "Isolation", "run_tournament"]
 
@@ -144,7 +144,7 @@ class _Plan:
                 env=import_path_env() if self.sealed[:3] == tuple(bot_command(""))[:3] else None,
             )
         name = parse_spec(self.entrant.name)[0]
-        if self.factory is not None and _REGISTERED.get(name) is not self.factory:
+        if self.factory is not None and registered_factory(name) is not self.factory:
             register_strategy(name, self.factory, replace=True)  # in a worker process that lacks it
         return self.entrant.build(seed)
 
@@ -172,7 +172,7 @@ def _plan(entrant: Entrant, isolation: Isolation) -> _Plan:
         if options:
             raise ValueError(f"entrant {shown(entrant.title)}: an exec: bot takes no options")
         return _Plan(entrant, tuple(split_command(name[len(EXEC_PREFIX) :])))
-    registered = _REGISTERED.get(name)
+    registered = registered_factory(name)
     if registered is not None:
         if chosen != "process":
             return _Plan(entrant, None, registered)
@@ -367,7 +367,7 @@ def run_tournament(
         raise ValueError(
             f"matches must be a positive even int (each deal is played twice, teams swapped), not {matches!r}"
         )
-    _check_seed(seed, "run_tournament()")  # as play_match's: a record holds it
+    check_seed(seed, "run_tournament()")  # as play_match's: a record holds it
     if isolation not in _ISOLATIONS:
         raise ValueError(f"isolation is one of {_ISOLATIONS}, not {shown(isolation)}")
     check_policy(on_fault, time_limit)

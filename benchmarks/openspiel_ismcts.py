@@ -1,7 +1,7 @@
 """OpenSpiel's Python ISMCTS on python_goat, and on OpenSpiel's own card games driven from Python the same way.
 
     python benchmarks/openspiel_ismcts.py [--game NAME] [--decisions N] [--simulations S] [--seed SEED]
-                                         [--adapter FILE] [--cpp]
+                                         [--adapter FILE] [--cpp] [--pieces] [--random-games N]
 
 Every seat is ``open_spiel.python.algorithms.ismcts.ISMCTSBot(game, RandomRolloutEvaluator(1), uct_c=2,
 max_simulations=S)`` (a fresh world resampled for every simulation, OpenSpiel's default); chance nodes are
@@ -18,7 +18,8 @@ that two versions can be measured side by side, e.g. the adapter of an older com
     git show d95dcd0:goat/adapters/openspiel.py > /tmp/old_openspiel.py
     python benchmarks/openspiel_ismcts.py --adapter /tmp/old_openspiel.py
 
-``--pieces`` times the parts of a simulation on python_goat instead (a world resampled, a rollout).
+``--pieces`` times the parts of a simulation on python_goat instead (a world resampled, a rollout);
+``--random-games N`` plays N uniformly random games through the pyspiel API and gives games per second.
 
 ``--cpp`` uses OpenSpiel's C++ ``pyspiel.ISMCTSBot`` instead (C++ games only: it crashes on games written in
 Python, see docs/adapters.md).
@@ -100,13 +101,13 @@ def measure(
 
 def pieces(game: Any, seed: int, moves: int = 12, repeat: int = 300) -> None:
     """What one simulation's parts cost, in the middle of a game (``moves`` moves after the deal): a world
-    resampled (the state built from its history text, and for comparison by replaying it action by action
-    through ``pyspiel``), and a random rollout from it with and without ``numpy``'s choice (OpenSpiel's evaluator draws
-    each action with ``RandomState.choice``, the second rollout with the standard library's ``random.choice``)."""
+    resampled (and, of it, :func:`goat.sample_world`, and the replay of its actions through ``pyspiel``), its
+    information-state string written afresh, and a random rollout from it with and without ``numpy``'s choice
+    (OpenSpiel's evaluator draws each action with ``RandomState.choice``, the second rollout with the standard
+    library's ``random.choice``).  Public API only, so that any version of the adapter can be timed."""
     import random
 
     import goat
-    from goat.adapters.openspiel import _from_history, _replayed_state, _resampled
 
     rng = np.random.RandomState(seed)
     state = game.new_initial_state()
@@ -115,12 +116,17 @@ def pieces(game: Any, seed: int, moves: int = 12, repeat: int = 300) -> None:
         state.apply_action(int(rng.choice(actions, p=probs)))
     for _ in range(moves):
         state.apply_action(int(rng.choice(state.legal_actions())))
-    node, player = state._node, state.current_player()
+    player = state.current_player()
     draws = random.Random(seed)
-    seen = goat.view(node.state, player)
+    seen = goat.view(state.game_state, player)
     sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
     world = state.resample_from_infostate(player, sampler)
-    resampled = _resampled(node, player, draws)
+
+    def replay() -> Any:
+        again = game.new_initial_state()
+        for action in world.history():
+            again.apply_action(action)
+        return again
 
     def rollout(choose: Any) -> None:
         working = world.clone()
@@ -130,14 +136,32 @@ def pieces(game: Any, seed: int, moves: int = 12, repeat: int = 300) -> None:
     parts = {
         "resample_from_infostate": lambda: state.resample_from_infostate(player, sampler),
         "  goat.sample_world": lambda: goat.sample_world(seen, draws),
-        "  the state from its history": lambda: _from_history(game, resampled),
-        "  (the replay through apply_action)": lambda: _replayed_state(game, resampled),
+        "  the replay through apply_action": replay,
+        "  the replay, then a fresh information-state string": lambda: replay().information_state_string(player),
         "rollout, numpy's choice": lambda: rollout(rng.choice),
         "rollout, random.choice": lambda: rollout(draws.choice),
     }
     for name, part in parts.items():
         best = min(timeit.repeat(part, number=repeat, repeat=3)) / repeat
-        print(f"{name:<36} {best * 1e6:8.1f} us")
+        print(f"{name:<52} {best * 1e6:8.1f} us")
+
+
+def random_games(game: Any, games: int, seed: int, clock: Any) -> float:
+    """Uniformly random full games through the pyspiel API (chance by its outcomes, players by their legal
+    actions, with ``random.Random.choice``): games per second."""
+    import random
+
+    choice = random.Random(seed).choice
+    start = clock()
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(choice(state.chance_outcomes())[0])  # uniform: every outcome is as likely
+            else:
+                state.apply_action(choice(state.legal_actions()))
+        state.returns()
+    return games / (clock() - start)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -150,6 +174,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cpp", action="store_true", help="OpenSpiel's C++ ISMCTSBot (C++ games only)")
     parser.add_argument("--wall", action="store_true", help="time with the wall clock, not the process's CPU time")
     parser.add_argument("--pieces", action="store_true", help="time a simulation's parts on python_goat instead")
+    parser.add_argument("--random-games", type=int, metavar="N", help="time N uniformly random games instead")
     parser.add_argument(
         "--evaluator",
         choices=["openspiel", "goat"],
@@ -166,6 +191,10 @@ def main(argv: list[str] | None = None) -> int:
         pieces(game, args.seed)
         return 0
     clock = time.perf_counter if args.wall else time.process_time
+    if args.random_games:
+        rate = random_games(game, args.random_games, args.seed, clock)
+        print(f"{args.game}: {rate:,.1f} uniformly random games/s through pyspiel ({args.random_games} games)")
+        return 0
     rates, timed, games = measure(game, args.decisions, args.simulations, args.seed, args.cpp, clock)
     which = "C++ pyspiel.ISMCTSBot" if args.cpp else "Python open_spiel.python.algorithms.ismcts"
     if not args.cpp:

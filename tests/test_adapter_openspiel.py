@@ -22,6 +22,7 @@ import numpy as np  # noqa: E402
 from open_spiel.python.algorithms import evaluate_bots, ismcts, mcts, outcome_sampling_mccfr  # noqa: E402
 
 import goat  # noqa: E402
+from goat._core import receiver  # noqa: E402
 from goat.adapters import encoding  # noqa: E402
 from goat.adapters.openspiel import INFO_STATE_SIZE, RolloutEvaluator, StrategyBot  # noqa: E402
 
@@ -42,8 +43,8 @@ def random_action(state: Any, rng: np.random.RandomState) -> int:
 def seen_by(state: Any, player: int) -> tuple[object, ...]:
     """What ``player`` sees now: its view once dealt, and before that the cards dealt to it so far."""
     if state.game_state is None:
-        dealer = 0
-        return tuple(card for i, card in enumerate(state.deck) if i < 16 and (dealer + 1 + i) % 4 == player)
+        dealer = state.get_game().dealer
+        return tuple(card for i, card in enumerate(state.deck) if i < 16 and receiver(dealer, i) == player)
     return (goat.view(state.game_state, player),)
 
 
@@ -278,8 +279,10 @@ def test_resampled_states_share_the_whole_information_state_and_have_a_history()
         while not state.is_terminal():
             if not state.is_chance_node() and rng.random_sample() < 0.3:
                 player = state.current_player()
+                mine = state.information_state_string(player)  # asked first, as OpenSpiel's ISMCTS does
                 sampled = state.resample_from_infostate(player, SAMPLER(0.0, 1.0))
-                assert sampled.information_state_string(player) == state.information_state_string(player)
+                assert sampled.information_state_string(player) == mine
+                assert replayed(sampled).information_state_string(player) == mine  # written afresh
                 assert sampled.information_state_tensor(player) == state.information_state_tensor(player)
                 assert observed(sampled.history(), player) == observed(state.history(), player)
                 assert sampled.legal_actions() == state.legal_actions()
@@ -312,8 +315,8 @@ def replayed(state: Any) -> Any:
 
 
 def test_resampled_states_are_the_states_their_history_reaches() -> None:
-    # A resampled state is built from its history text (OpenSpiel's deserialization), not by replaying it:
-    # it must be the state that replaying reaches, with the same players and move number, and play on.
+    # The same players and move number as the replay, the same state through pickling and OpenSpiel's
+    # serialization, and play goes on.
     g = game(dealer=2)
     rng = np.random.RandomState(11)
     state = g.new_initial_state()
@@ -325,7 +328,7 @@ def test_resampled_states_are_the_states_their_history_reaches() -> None:
             again = replayed(sampled)
             assert played(sampled) == played(again) and sampled.move_number() == again.move_number()
             assert sampled.game_state == again.game_state and sampled.current_player() == again.current_player()
-            assert pickle.loads(pickle.dumps(sampled._node)).state == sampled.game_state
+            assert pickle.loads(pickle.dumps(sampled)).game_state == sampled.game_state
             restored = g.deserialize_state(sampled.serialize())
             assert played(restored) == played(sampled) and restored.game_state == sampled.game_state
             while not sampled.is_terminal():
@@ -336,53 +339,18 @@ def test_resampled_states_are_the_states_their_history_reaches() -> None:
     assert checked > 20
 
 
-def misread(spiel_game: Any, node: Any) -> Any:
-    return spiel_game.new_initial_state()  # as if the history were dropped
+#: The hooks of OpenSpiel's Python game API (open_spiel/python/pybind11/python_games.cc forwards them to Python).
+HOOKS = {"current_player", "_legal_actions", "chance_outcomes", "_apply_action", "_action_to_string", "is_terminal"}
+HOOKS |= {"returns", "__str__", "resample_from_infostate"}
 
 
-def refused(spiel_game: Any, node: Any) -> Any:
-    raise pyspiel.SpielError("deserialize_state: an unknown form")
+def test_the_state_and_game_define_only_the_python_game_hooks() -> None:
+    from goat.adapters.openspiel import GoatGame, GoatState
 
-
-@pytest.mark.parametrize("reader", [misread, refused])
-def test_resampling_replays_when_the_history_text_is_read_otherwise(
-    monkeypatch: pytest.MonkeyPatch, reader: Any
-) -> None:
-    # Should an OpenSpiel version read a state's text otherwise, or refuse it, the first resample notices and
-    # replays, then and from then on.
-    from goat.adapters import openspiel
-
-    monkeypatch.setattr(openspiel, "_BY_HISTORY", None)
-    monkeypatch.setattr(openspiel, "_from_history", reader)
-    state = game().new_initial_state()
-    rng = np.random.RandomState(5)
-    for _ in range(45):
-        state.apply_action(random_action(state, rng))
-    player = state.current_player()
-    for _ in range(3):
-        sampled = state.resample_from_infostate(player, SAMPLER(0.0, 1.0))
-        assert openspiel._BY_HISTORY is False
-        assert played(sampled) == played(replayed(sampled)) and sampled.move_number() == len(sampled.history())
-        assert sampled.information_state_string(player) == state.information_state_string(player)
-
-
-def test_the_history_text_is_checked_as_it_is_used(monkeypatch: pytest.MonkeyPatch) -> None:
-    # The first resample may come anywhere, at the start of a game included; the check must still find the
-    # text right, for the resampled worlds whose earlier nodes are not made, and the nodes after them.
-    from goat.adapters import openspiel
-
-    monkeypatch.setattr(openspiel, "_BY_HISTORY", None)
-    g = game()
-    g.new_initial_state().resample_from_infostate(0, SAMPLER(0.0, 1.0))
-    assert openspiel._BY_HISTORY is True
-    state = g.new_initial_state()
-    rng = np.random.RandomState(8)
-    for _ in range(50):
-        state.apply_action(random_action(state, rng))
-    last = openspiel._resampled(state._node, state.current_player(), random.Random(1))
-    below = last.child(next(iter(last.keys())))
-    assert openspiel._from_history(g, below).history() == below.actions_so_far()
-    assert played(openspiel._from_history(g, below)) == played(openspiel._replayed_state(g, below))
+    plain = {"__init__", "__doc__", "__module__", "__dict__"}
+    assert {name for name in vars(GoatState) if hasattr(pyspiel.State, name)} - plain <= HOOKS <= set(vars(GoatState))
+    hooks = {"new_initial_state", "make_py_observer", "max_chance_nodes_in_history"}
+    assert {name for name in vars(GoatGame) if hasattr(pyspiel.Game, name)} - plain <= hooks <= set(vars(GoatGame))
 
 
 def test_a_subclass_of_the_state_is_answered_through_its_own_hooks() -> None:
@@ -399,54 +367,17 @@ def test_a_subclass_of_the_state_is_answered_through_its_own_hooks() -> None:
     assert state.legal_actions() == pyspiel.State.legal_actions(state) == [0]
 
 
-def outcome(call: Any, *args: Any) -> Any:
-    """What ``call(*args)`` gives, or the type of the error it raises."""
-    try:
-        return call(*args)
-    except pyspiel.SpielError:
-        return pyspiel.SpielError
-
-
-@pytest.mark.parametrize("seed", [0, 1])
-def test_python_side_state_methods_agree_with_pyspiels(seed: int) -> None:
-    # legal_actions, is_chance_node, is_player_node and information_state_string are answered in Python for
-    # OpenSpiel's Python algorithms; pyspiel's C++ versions (which C++ callers use) must give the same.
-    base = pyspiel.State
-    rng = np.random.RandomState(seed)
-    state = game(dealer=seed).new_initial_state()
-    players = [None, -(2**31), -5, -4, -2, -1, 0, 1, 2, 3, 4, 5, 2**31 - 1, np.int64(2), np.int32(1), True]
-    not_ids = [2**31, 2.0, "1", None]  # pyspiel refuses these with TypeError, at every kind of node
-    while True:
-        for bad in not_ids:
-            for method in ("legal_actions", "information_state_string"):
-                with pytest.raises(TypeError):
-                    getattr(base, method)(state, bad)
-                with pytest.raises(TypeError):
-                    getattr(state, method)(bad)
-        for player in players:
-            if player is None:
-                assert state.legal_actions() == base.legal_actions(state)
-            else:
-                assert outcome(state.legal_actions, player) == outcome(base.legal_actions, state, player)
-                assert outcome(state.information_state_string, player) == outcome(
-                    base.information_state_string, state, player
-                )
-        assert outcome(state.information_state_string) == outcome(base.information_state_string, state)
-        assert state.is_chance_node() == base.is_chance_node(state)
-        assert state.is_player_node() == base.is_player_node(state)
-        if state.is_terminal():
-            break
+@pytest.mark.parametrize("dealt", [0, 10, 16, 36])
+def test_resampling_during_the_deal_keeps_the_players_cards(dealt: int) -> None:
+    state = game(dealer=3).new_initial_state()
+    rng = np.random.RandomState(dealt)
+    for _ in range(dealt):
         state.apply_action(random_action(state, rng))
-
-
-def test_resampling_during_the_deal_keeps_the_players_cards() -> None:
-    state = game().new_initial_state()
-    rng = np.random.RandomState(1)
-    for _ in range(10):
-        state.apply_action(random_action(state, rng))
-    sampled = state.resample_from_infostate(2, SAMPLER(0.0, 1.0))
-    assert sampled.information_state_string(2) == state.information_state_string(2)
-    assert len(sampled.history()) == 10
+    for seed in range(5):
+        sampled = state.resample_from_infostate(2, SAMPLER(0.0, 1.0))
+        assert replayed(sampled).information_state_string(2) == state.information_state_string(2)
+        assert len(sampled.history()) == dealt and sampled.is_chance_node()
+        assert seed or dealt < 16 or sampled.deck != state.deck  # the other seats' cards are drawn anew
 
 
 def test_information_state_tensor_layout() -> None:
@@ -482,10 +413,31 @@ def test_states_pickle_as_their_actions() -> None:
     rng = np.random.RandomState(3)
     for _ in range(50):
         state.apply_action(random_action(state, rng))
-    node = pickle.loads(pickle.dumps(state._node))
-    assert node.state == state.game_state and node.info(1) == state.information_state_string(1)
-    restored = state.get_game().deserialize_state(state.serialize())
-    assert restored.history() == state.history() and restored.game_state == state.game_state
+    for restored in (
+        pickle.loads(pickle.dumps(state)),
+        state.get_game().deserialize_state(state.serialize()),
+        pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(state.get_game(), state))[1],
+    ):
+        assert restored.history() == state.history() and restored.game_state == state.game_state
+        assert restored.information_state_string(1) == state.information_state_string(1)
+        assert str(restored.get_game()) == "python_goat(dealer=1,returns=defeat)"
+
+
+def test_bad_actions_get_goats_errors_and_leave_the_state_as_it_was() -> None:
+    from goat.errors import IllegalMoveError, InvalidDealError
+
+    state = game().new_initial_state()
+    with pytest.raises(InvalidDealError, match="not a card left to deal"):
+        state.apply_action(36)
+    for card in range(36):
+        state.apply_action(card)
+    with pytest.raises(InvalidDealError, match="R8"):
+        state.apply_action(3)  # dealt to a seat, not in the stock
+    state.apply_action(20)
+    illegal = next(action for action in range(encoding.NUM_ACTIONS) if action not in state.legal_actions())
+    with pytest.raises(IllegalMoveError, match=f"action {illegal} is not legal"):
+        state.apply_action(illegal)
+    assert state.history() == [*range(36), 20] and state.current_player() == state.game_state.to_move
 
 
 def test_legal_actions_agree_with_the_views_encoding() -> None:
@@ -496,6 +448,89 @@ def test_legal_actions_agree_with_the_views_encoding() -> None:
             seen = goat.view(state.game_state, state.current_player())
             assert state.legal_actions() == encoding.legal_actions(seen)
         state.apply_action(random_action(state, rng))
+
+
+# --- lengths, as OpenSpiel's C++ games count them (issue 28) ----------------------------------------------
+
+
+def test_max_game_length_counts_decisions_and_chance_nodes_apart_as_bridge_does() -> None:
+    # OpenSpiel's bridge: 52 deal moves are chance nodes, not part of max_game_length; the history holds both.
+    bridge = pyspiel.load_game("bridge")
+    assert bridge.max_chance_nodes_in_history() == 52
+    assert bridge.max_history_length() == bridge.max_game_length() + bridge.max_chance_nodes_in_history()
+    assert bridge.max_move_number() == bridge.max_history_length()
+    g = game()
+    assert (g.max_game_length(), g.max_chance_nodes_in_history(), g.max_history_length()) == (144, 37, 181)
+    assert g.max_move_number() == g.max_history_length()
+    rng = np.random.RandomState(3)
+    for _ in range(20):
+        state = g.new_initial_state()
+        while not state.is_terminal():
+            state.apply_action(random_action(state, rng))
+        chance = sum(step.player == pyspiel.PlayerId.CHANCE for step in state.full_history())
+        assert chance == 37 and len(state.history()) - chance <= g.max_game_length()
+
+
+# --- public and all-players observations (R23) --------------------------------------------------------------
+
+
+def observer(private: Any, perfect_recall: bool) -> Any:
+    from open_spiel.python.observation import make_observation
+
+    kind = pyspiel.IIGObservationType(public_info=True, perfect_recall=perfect_recall, private_info=private)
+    return make_observation(game(), kind)
+
+
+def seen(obs: Any, state: Any, player: int) -> tuple[str, list[float]]:
+    obs.set_from(state, player)
+    return obs.string_from(state, player), list(obs.tensor)
+
+
+NONE, ALL = pyspiel.PrivateInfoType.NONE, pyspiel.PrivateInfoType.ALL_PLAYERS
+
+
+@pytest.mark.parametrize("perfect_recall", [False, True])
+def test_the_public_observation_is_what_every_seat_sees(perfect_recall: bool) -> None:
+    # Worlds drawn for any seat's information state share the public observation with the real state, and
+    # hold other hands and passes: so the public observation shows no seat's private information.
+    public, everything = observer(NONE, perfect_recall), observer(ALL, perfect_recall)
+    rng = np.random.RandomState(7)
+    state, told_apart = game().new_initial_state(), 0
+    while not state.is_terminal():
+        if not state.is_chance_node() and rng.random_sample() < 0.3:
+            for player in range(4):
+                sampled = state.resample_from_infostate(state.current_player(), SAMPLER(0.0, 1.0))
+                assert seen(public, sampled, player) == seen(public, state, player)
+                told_apart += seen(everything, sampled, player) != seen(everything, state, player)
+        state.apply_action(random_action(state, rng))
+    assert told_apart > 10  # the all-players observation shows what the worlds differ in
+
+
+def test_what_the_public_and_all_players_observations_hold() -> None:
+    state = game().new_initial_state()
+    rng = np.random.RandomState(12)
+    while state.is_chance_node() or len(state.game_state.tricks) < 2:
+        state.apply_action(random_action(state, rng))
+    player = state.current_player()
+    public, everything = observer(NONE, True), observer(ALL, True)
+    public.set_from(state, player)
+    own = np.array(state.observation_tensor(player))
+    assert not public.dict["observation"][:36].any() and own[:36].any()  # no hand
+    assert public.dict["seen_moves"].shape == (36, 49) and "received" not in public.dict
+    everything.set_from(state, player)
+    for row in range(4):
+        assert list(everything.dict["observation"][row]) == state.observation_tensor((player + row) % 4)
+    assert everything.dict["received"].shape == (4, 9, 36) and everything.dict["seen_moves"].shape == (144, 49)
+    text = everything.string_from(state, player)
+    assert "??" not in text and all(f"to {seat}" in text for seat in range(4))  # every deal and pass shown
+    assert "??" in public.string_from(state, player) or "pass" not in text
+    assert "dealt" not in public.string_from(state, player)
+
+
+def test_an_observation_without_public_information_is_refused() -> None:
+    kind = pyspiel.IIGObservationType(public_info=False, perfect_recall=False)
+    with pytest.raises(ValueError, match="public_info"):
+        game().make_py_observer(kind)
 
 
 # --- OpenSpiel's C++ ISMCTS --------------------------------------------------------------------------------

@@ -6,55 +6,47 @@
 >>> state = game.new_initial_state()
 >>> state.is_chance_node(), len(state.chance_outcomes())
 (True, 36)
->>> game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
-True
+>>> game.max_game_length(), game.max_chance_nodes_in_history(), game.max_history_length()
+(144, 37, 181)
 
-Sequential, with imperfect information and explicit chance: the deal is 36 chance moves, each the next
-card of the deck (uniform over the cards left), then one for the trump card (uniform over the 20 stock
-cards, R8).  The ``i``-th card of the deck goes to seat ``(dealer + 1 + i) % 4`` for ``i < 16`` (R7); the
-other 20 are the stock.  The players' actions are those of :mod:`goat.adapters.encoding` (47
-hand-relative actions), and a player acts whenever the game asks it: the seat due to play, or a molodka
-holder asked before it (R14).
+Built as OpenSpiel's own Python games are (``open_spiel/python/games/kuhn_poker.py``): a registered game type,
+a ``pyspiel.Game`` (:class:`GoatGame`), a ``pyspiel.State`` (:class:`GoatState`) implementing the hooks of the
+Python game API and no other method of pyspiel's, and an observer (:class:`GoatObserver`), the one writer of
+observation and information-state strings and tensors.
 
-Returns, at the end only (``returns`` parameter), and the utility type each gives:
+Sequential, with imperfect information and explicit chance: 37 chance moves deal the game, each card of the deck
+in turn (uniform over the cards left; the first 16 go to the seats as R7 deals them, the other 20 are the stock),
+then the trump card (uniform over the stock, R8).  The players' actions are those of :mod:`goat.adapters.encoding`
+(47 hand-relative actions), and a player acts whenever the game asks it: the seat due to play, or a molodka holder
+asked before it (R14).  As in OpenSpiel's C++ games (bridge and its 52 deal moves), ``max_game_length`` counts the
+players' decisions only: 144, nine tricks at most, each of at most four plays after at most three molodka answers.
 
-- ``"defeat"`` (default): each player gets the other team's defeat-scores minus its own team's (R19):
-  +6 … −6, 0 for balls.  The four returns add up to zero: the game is ``ZERO_SUM`` (as OpenSpiel's bridge,
-  another game of two teams, declares).
-- ``"points"``: each player gets its team's card points / 120 (R18), so partners share a return and the
-  four add up to 2: ``CONSTANT_SUM`` with a utility sum of 2, a dense signal for algorithms that want one.
-
-The utility type is computed from the parameters (``game.get_type()``); the registered type is that of the
-defaults.  Parameters: ``returns`` and ``dealer`` (0–3).
+Returns, at the end only, come from :func:`goat.score`, by the ``returns`` parameter: ``"defeat"`` (default),
+the other team's defeat-scores minus one's own team's (R19: +6 … −6), ``ZERO_SUM`` as OpenSpiel's bridge (another
+game of two teams) is; or ``"points"``, one's team's card points / 120 (R18), ``CONSTANT_SUM`` (2), a dense signal.
+``game.get_type()`` follows the parameters (the registered type is the defaults'); the other is ``dealer`` (0–3).
 
 **Information states are perfect recall.**  A player's information state is the whole sequence of what it
 observed: each card dealt to it, the trump card, every move it saw (another seat's face-down pass by its
-size, another seat's private molodka wait not at all, R14, R23), its own moves (waits included), each
-trick's winner and each card it drew, in order.  It changes exactly when the player observes something,
-and two histories in which the player observed different things never share it.  The string is that
-sequence, one observation a line; the tensor encodes it in a fixed size (layout in :class:`GoatObserver`).
-The observation string and tensor are the present only (hand, trump card, table, sizes, tricks, match
-score): the 310-number encoding of :mod:`goat.adapters.encoding`.
+size, another holder's molodka wait not at all, R14, R23), its own moves (waits included), each trick's winner
+and each card it drew, in order; the string is that sequence, one observation a line.  The observation is the
+present only: the 310-number encoding of :mod:`goat.adapters.encoding`.  Public-only and all-players
+observations (``private_info`` ``NONE`` or ``ALL_PLAYERS``) show no seat's private information, or every seat's.
 
-``resample_from_infostate`` draws a world with :func:`goat.sample_world`, orders the player's own
-cards in the deck as it received them (the world then agrees with its whole information state, not only
-with its present view), and builds the state whose ``history()`` is the action sequence that reaches it — 36
-deal actions, the trump card, every move — as OpenSpiel deserializes a state (from its history, without
-applying it action by action).  OpenSpiel's Python ISMCTS
-(``open_spiel.python.algorithms.ismcts``) searches the game this way.  States hold immutable values, so
-``clone()`` copies no game data.
+``resample_from_infostate``, the hook that OpenSpiel's Python ISMCTS (``open_spiel.python.algorithms.ismcts``)
+calls, draws a world with :func:`goat.sample_world`, puts the cards the player received where it received them
+(so that the world agrees with its whole information state, not only with its present view), and applies the
+actions that reach it to a new state.  States hold an immutable position, so ``clone()`` copies no game data.
 """
 
 from __future__ import annotations
 
-import base64
-import operator
-import pickle
+import math
 import random
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable
 from typing import Any
 
-from goat.errors import InvalidSeatError, MissingExtraError
+from goat.errors import IllegalMoveError, InvalidDealError, InvalidSeatError, MissingExtraError
 
 try:
     import numpy as np
@@ -63,28 +55,22 @@ except ImportError as error:  # pragma: no cover - exercised in a subprocess tes
     raise MissingExtraError("goat.adapters.openspiel", "OpenSpiel", "openspiel", error) from None
 
 import goat
-from goat._core import HANDS, TO_MOVE, TRICKS, bits, deal, mask_points
-from goat._core import step as kernel_step
+from goat._core import DEALT, HANDS, TO_MOVE, TRICKS, bits, deal, receiver, step
 from goat.adapters import encoding
 from goat.cards import DECK
 from goat.moves import Move, MoveKind, move_by_key
 from goat.state import GameState, state_of
 
-__all__ = [
-    "INFO_STATE_SIZE",
-    "MAX_SEEN_MOVES",
-    "RECEIVED",
-    "GoatGame",
-    "GoatObserver",
-    "GoatState",
-    "RolloutEvaluator",
-    "StrategyBot",
-]
+__all__ = ["INFO_STATE_SIZE", "MAX_SEEN_MOVES", "RECEIVED", "GoatGame", "GoatObserver", "GoatState"]
+__all__ += ["RolloutEvaluator", "StrategyBot"]
 
-_SHORT_NAME = "python_goat"
 _DEFAULTS = {"returns": "defeat", "dealer": 0}
 _CHANCE = int(pyspiel.PlayerId.CHANCE)
 _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+#: The chance moves of a game: 36 cards dealt, then the trump card (R7, R8).
+_CHANCE_MOVES = 36 + 1
+#: The most decisions a game has: nine tricks, each of at most four plays after at most three molodka answers.
+_DECISIONS = 9 * 4 * 4
 
 #: Cards a player receives in a game: four dealt, then five drawn (the 20 stock cards go four at a time, R15).
 RECEIVED = 9
@@ -94,13 +80,12 @@ _MOVE_SIZE = 4 + 5 + 36 + 4
 #: The length of the information-state tensor (see :class:`GoatObserver`).
 INFO_STATE_SIZE = encoding.OBSERVATION_SIZE + RECEIVED * 36 + MAX_SEEN_MOVES * _MOVE_SIZE
 _KIND_INDEX = {kind: i for i, kind in enumerate(MoveKind)}
-_LEAD, _PASS, _MOLODKA, _WAIT = MoveKind.LEAD, MoveKind.PASS, MoveKind.MOLODKA, MoveKind.WAIT
-_CARD_TEXT = tuple(str(card) for card in DECK)
+_PASS, _WAIT = MoveKind.PASS, MoveKind.WAIT
 
 
 def _game_type(utility: Any) -> Any:
     return pyspiel.GameType(
-        short_name=_SHORT_NAME,
+        short_name="python_goat",
         long_name="Goat (Kozel), by goat-cards",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
@@ -124,20 +109,6 @@ _GAME_TYPES = {
 }
 
 
-def _game_info(returns: str) -> Any:
-    defeat = returns == "defeat"
-    return pyspiel.GameInfo(
-        num_distinct_actions=encoding.NUM_ACTIONS,
-        max_chance_outcomes=36,
-        num_players=4,
-        min_utility=-6.0 if defeat else 0.0,
-        max_utility=6.0 if defeat else 1.0,
-        utility_sum=0.0 if defeat else 2.0,
-        # 37 chance moves, at most 36 plays, and at most three waits before each play.
-        max_game_length=37 + 36 * 4,
-    )
-
-
 class GoatGame(pyspiel.Game):  # type: ignore[misc]
     """The ``python_goat`` game."""
 
@@ -147,10 +118,20 @@ class GoatGame(pyspiel.Game):  # type: ignore[misc]
             raise ValueError(f"returns must be 'defeat' or 'points', not {params['returns']!r}")
         if params["dealer"] not in range(4):
             raise InvalidSeatError(f"dealer must be a seat 0–3, not {params['dealer']!r}")
-        super().__init__(_GAME_TYPES[params["returns"]], _game_info(params["returns"]), params)
+        defeat = params["returns"] == "defeat"
+        info = pyspiel.GameInfo(
+            num_distinct_actions=encoding.NUM_ACTIONS,
+            max_chance_outcomes=36,
+            num_players=4,
+            min_utility=-6.0 if defeat else 0.0,
+            max_utility=6.0 if defeat else 1.0,
+            utility_sum=0.0 if defeat else 2.0,
+            max_game_length=_DECISIONS,
+        )
+        super().__init__(_GAME_TYPES[params["returns"]], info, params)
         self.returns_kind: str = params["returns"]
         self.dealer = int(params["dealer"])
-        self._first = _first_node(_Rules(self.returns_kind, self.dealer))
+        self._start = _Node((self.returns_kind, self.dealer), None, -1, (), None)
 
     def new_initial_state(self) -> GoatState:
         return GoatState(self)
@@ -158,358 +139,120 @@ class GoatGame(pyspiel.Game):  # type: ignore[misc]
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> GoatObserver:
         return GoatObserver(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
 
-
-# --- positions: immutable, shared between clones -----------------------------------------------------------
-
-
-class _Rules:
-    """A game's parameters, shared by all its positions."""
-
-    __slots__ = ("dealer", "returns")
-
-    def __init__(self, returns: str, dealer: int) -> None:
-        self.returns = returns
-        self.dealer = dealer
-
-    def __deepcopy__(self, memo: Any) -> _Rules:
-        return self
+    def max_chance_nodes_in_history(self) -> int:
+        return _CHANCE_MOVES
 
 
 class _Node:
-    """One position of a game and the step that reached it: a persistent, immutable trail of positions.
+    """A position and the step that reached it, immutable: clones share it (``copy.deepcopy`` gives the node
+    itself), and it pickles as the actions that reach it.  Its legal actions are worked out when first asked
+    for; ``memo`` keeps what was worked out for a player (information-state strings, a view)."""
 
-    Clones share nodes (``__deepcopy__`` returns the node itself, so OpenSpiel's ``clone()`` copies nothing).
-    The legal actions, the cards each seat drew after a trick and the information-state strings are worked
-    out when first asked for, and kept.
-    """
-
-    __slots__ = (
-        "_actions",
-        "_draws",
-        "_info",
-        "_memo",
-        "_parent",
-        "_pending",
-        "action",
-        "dealt",
-        "ended",
-        "move",
-        "player",
-        "plays",
-        "rules",
-        "state",
-    )
+    __slots__ = ("_legal", "action", "dealt", "memo", "move", "parent", "player", "rules", "state")
 
     def __init__(
         self,
-        rules: _Rules,
+        rules: tuple[str, int],
         parent: _Node | None,
         action: int,
         dealt: tuple[int, ...],
         state: GameState | None,
-        move: Move | None,
-        plays: int,
-        ended: bool,
+        move: Move | None = None,
     ) -> None:
-        self.rules = rules
-        self._parent = parent  # None for the first node, and for a resampled world's (see parent)
-        # A resampled world's last node: the node after its deal, and the (action, move) steps from there to
-        # the node before this one.
-        self._pending: tuple[_Node, list[tuple[int, Move]]] | None = None
+        self.rules = rules  # (returns, dealer)
+        self.parent = parent
         self.action = action  # the action that reached this node (-1 for the first)
         self.dealt = dealt  # the deck's cards dealt so far, as card indices
         self.state = state  # None during the deal
         self.move = move  # the move that reached this node, if a player's
-        self.plays = plays  # plays standing in the current trick (0 when it has none)
-        self.ended = ended  # whether ``move`` ended a trick
-        if state is None:
-            self.player = _CHANCE
-        else:
-            seat = state.core[TO_MOVE]  # state.to_move, read from the kernel's position: -1 once the game is over
-            self.player = seat if seat >= 0 else _TERMINAL
-        self._actions: dict[int, int] | None = None  # action -> move key
-        # After a trick: its winner and the cards each seat drew, in order.
-        self._draws: tuple[int, tuple[tuple[int, ...], ...]] | None = None
-        self._info: list[str | None] = [None, None, None, None]
-        self._memo: dict[int, Any] | None = None  # per player: what resampling needs, worked out once
+        seat = _CHANCE if state is None else state.core[TO_MOVE]
+        self.player = _TERMINAL if state is not None and seat < 0 else seat  # the kernel's -1: the game is over
+        self._legal: dict[int, int] | None = None
+        self.memo: dict[tuple[Any, int], Any] = {}  # by (what, player)
 
     def __deepcopy__(self, memo: Any) -> _Node:
         return self
 
     def __reduce__(self) -> tuple[Callable[..., _Node], tuple[Any, ...]]:
-        return (_replayed, (self.rules.returns, self.rules.dealer, tuple(self.actions_so_far())))
-
-    def actions_so_far(self) -> list[int]:
-        """The actions from the start of the game to this node."""
-        return [node.action for node in self.trail()[1:]]
-
-    @property
-    def parent(self) -> _Node | None:
-        """The node before this one (None for the first).
-
-        A resampled world is made as two nodes, the one after its deal and its last (see _resampled): the
-        nodes before each follow from the deck and the moves, and are made only if asked for (a search never
-        asks).
-        """
-        parent = self._parent
-        if parent is None and self.action >= 0:
-            pending = self._pending
-            if pending is None:  # the node after a deal: the deal's 36 nodes
-                node = _first_node(self.rules)
-                for i, card in enumerate(self.dealt):
-                    node = _Node(self.rules, node, card, self.dealt[: i + 1], None, None, 0, False)
-            else:
-                node, steps = pending
-                for action, move in steps:
-                    assert node.state is not None
-                    node = node.after(action, move, _stepped(node.state, move))
-                self._pending = None
-            parent = self._parent = node
-        return parent
+        return (_replayed, (*self.rules, tuple(node.action for node in self.trail()[1:])))
 
     def trail(self) -> list[_Node]:
         """The nodes from the start of the game to this one."""
-        nodes = []
-        node: _Node | None = self
-        while node is not None:
-            nodes.append(node)
-            node = node.parent
-        nodes.reverse()
-        return nodes
+        nodes = [self]
+        while (parent := nodes[-1].parent) is not None:
+            nodes.append(parent)
+        return nodes[::-1]
 
-    def keys(self) -> dict[int, int]:
+    def legal(self) -> dict[int, int]:
         """The kernel keys of the legal moves of the player to move, by action number (empty at chance and
-        terminal nodes): a rollout asks for the actions at every step, and makes one of them."""
-        found = self._actions
-        if found is None:
-            found = self._actions = {} if self.state is None else encoding.action_keys(self.state)
-        return found
-
-    def legal(self) -> dict[int, Move]:
-        """The legal moves of the player to move, by action number (empty at chance and terminal nodes)."""
-        return {action: move_by_key(key) for action, key in self.keys().items()}
+        terminal nodes)."""
+        if self._legal is None:
+            self._legal = {} if self.state is None else encoding.action_keys(self.state)
+        return self._legal
 
     def child(self, action: int) -> _Node:
         """The node that ``action`` leads to."""
         if self.state is None:
             if len(self.dealt) < 36:
                 if not 0 <= action < 36 or action in self.dealt:
-                    raise ValueError(f"deal action {action} is not a card left to deal")
-                return _Node(self.rules, self, action, (*self.dealt, action), None, None, 0, False)
-            if action not in self.dealt[16:]:
-                raise ValueError(f"trump action {action} is not a card of the stock (R8)")
-            return _dealt_node(self.rules, self, self.dealt, action)
-        key = self.keys().get(action)
+                    raise InvalidDealError(f"deal action {action} is not a card left to deal")
+                return _Node(self.rules, self, action, (*self.dealt, action), None)
+            if action not in self.dealt[DEALT:]:
+                raise InvalidDealError(f"trump action {action} is not a card of the stock (R8)")
+            state = state_of(deal(self.dealt, action, self.rules[1], (0, 0)))
+            return _Node(self.rules, self, action, self.dealt, state)
+        key = self.legal().get(action)
         if key is None:
-            raise ValueError(f"action {action} is not legal for seat {self.player} now")
-        move = move_by_key(key)
-        return self.after(action, move, _stepped(self.state, move))
+            raise IllegalMoveError(f"action {action} is not legal for seat {self.player} now")
+        core = step(self.state.core, key)
+        assert core is not None, "a legal move steps"
+        return _Node(self.rules, self, action, self.dealt, state_of(core), move_by_key(key))
 
-    def after(self, action: int, move: Move, state: GameState) -> _Node:
-        """The node after ``move`` (action number ``action``), already played: ``state``."""
-        plays = _plays_after(self.plays, move.kind)
-        ended = plays == 4
-        return _Node(self.rules, self, action, self.dealt, state, move, 0 if ended else plays, ended)
-
-    def draws(self) -> tuple[int, tuple[tuple[int, ...], ...]]:
-        """After a trick: its winner and the card indices each seat drew, in the order drawn."""
-        found = self._draws
-        if found is None:
-            parent = self.parent
-            assert self.ended and self.state is not None and parent is not None and parent.state is not None
-            where = {card: position for position, card in enumerate(self.dealt)}
-            before, after = parent.state.core[HANDS], self.state.core[HANDS]
-            drawn = tuple([_drawn(after[s] & ~before[s], where) for s in range(4)])
-            found = self._draws = (self.state.core[TRICKS][-1][1], drawn)
-        return found
-
-    # --- what each player observed ----------------------------------------------------------------------
-
-    def line(self, player: int) -> str | None:
-        """What ``player`` observed at the step that reached this node, as a line of text (None: nothing)."""
+    def trick(self) -> tuple[int, tuple[tuple[int, ...], ...]] | None:
+        """If the move that reached this node ended a trick: its winner (R13) and the cards each seat then drew
+        (R15), in the order drawn; else None."""
         parent = self.parent
-        if parent is None:
-            return _header(player, self.rules.dealer)
-        if self.state is None:
-            position = len(self.dealt) - 1
-            if position < 16 and (self.rules.dealer + 1 + position) % 4 == player:  # R7; the stock is unseen
-                return _dealt_text(self.action)
+        if self.move is None or parent is None or parent.state is None or self.state is None:
             return None
-        move = self.move
-        if move is None:
-            return _trump_text(self.action)
-        if move.seat == player:
-            text = _own_text(move)
-        elif move.kind is _WAIT:
-            return None  # another holder's wait is private (R14)
-        else:
-            text = _public_text(move)
-        if self.ended:
-            winner, drawn = self.draws()
-            text += _trick_text(winner, drawn[player])
-        return text
+        before, after = parent.state.core, self.state.core
+        if len(after[TRICKS]) == len(before[TRICKS]):
+            return None
+        drawn = [after[HANDS][seat] & ~before[HANDS][seat] for seat in range(4)]
+        return after[TRICKS][-1][1], tuple([tuple(sorted(bits(mask), key=self.dealt.index)) for mask in drawn])
 
-    def info(self, player: int) -> str:
-        """The player's information-state string."""
-        found = self._info[player]
-        if found is not None:
-            return found
-        lines = []
-        node: _Node | None = self
-        while node is not None:
-            known = node._info[player]
-            if known is not None:
-                lines.append(known)
-                break
-            line = node.line(player)
-            if line is not None:
-                lines.append(line)
-            node = node.parent
-        lines.reverse()
-        found = self._info[player] = "\n".join(lines)
-        return found
-
-    def received(self, player: int) -> list[int]:
-        """The card indices ``player`` has received (dealt, then drawn), in order."""
-        cards = []
-        dealer = self.rules.dealer
-        for node in self.trail()[1:]:
-            if node.state is None:
-                position = len(node.dealt) - 1
-                if position < 16 and (dealer + 1 + position) % 4 == player:
-                    cards.append(node.action)
-            elif node.ended:
-                cards.extend(node.draws()[1][player])
+    def received(self, seat: int) -> list[int]:
+        """The card indices ``seat`` has received (dealt, then drawn), in order."""
+        cards = [card for i, card in enumerate(self.dealt[:DEALT]) if receiver(self.rules[1], i) == seat]
+        for node in self.trail():
+            trick = node.trick()
+            if trick is not None:
+                cards.extend(trick[1][seat])
         return cards
 
 
-# The lines of an information-state string (see _Node.line; _resampled writes the same lines).
-
-
-def _header(player: int, dealer: int) -> str:
-    return f"seat {player}, dealer {dealer}"
-
-
-def _dealt_text(card: int) -> str:
-    return _DEALT_TEXT[card]
-
-
-def _trump_text(card: int) -> str:
-    return f"trump card {_CARD_TEXT[card]}"
-
-
-_DEALT_TEXT = tuple(f"dealt {text}" for text in _CARD_TEXT)
-
-
-def _trick_text(winner: int, drawn: tuple[int, ...]) -> str:
-    """What follows the move that ended a trick: its winner (R13), and the cards the player drew (R15)."""
-    if drawn:
-        return f", trick to {winner}, drew " + " ".join([_CARD_TEXT[i] for i in drawn])
-    return f", trick to {winner}"
-
-
-_OWN_TEXT: dict[Move, str] = {}
-_PUBLIC_TEXT: dict[Move, str] = {}
-
-
-_TEXTS: dict[int, tuple[str, str | None]] = {}  # by the move's kernel key: an int hashes at C speed
-
-
-def _texts(move: Move) -> tuple[str, str | None]:
-    """The move as its own seat saw it, and as the others did (None for a wait: they did not see it)."""
-    found = _TEXTS.get(move.key)
-    if found is None:
-        if len(_TEXTS) > 100_000:  # bounded memory for long searches
-            _TEXTS.clear()
-        found = _TEXTS[move.key] = (_own_text(move), None if move.kind is _WAIT else _public_text(move))
-    return found
-
-
-def _own_text(move: Move) -> str:
-    """A move as the seat that made it saw it."""
-    found = _OWN_TEXT.get(move)
-    if found is None:
-        if len(_OWN_TEXT) > 100_000:  # bounded memory for long searches
-            _OWN_TEXT.clear()
-        found = _OWN_TEXT[move] = str(move)
-    return found
-
-
-def _public_text(move: Move) -> str:
-    """A move as the other seats saw it: a face-down pass shows its size only (R23)."""
-    found = _PUBLIC_TEXT.get(move)
-    if found is None:
-        if len(_PUBLIC_TEXT) > 100_000:
-            _PUBLIC_TEXT.clear()
-        hidden = move.kind is _PASS
-        found = _PUBLIC_TEXT[move] = f"{move.seat} pass " + " ".join(["??"] * len(move.cards)) if hidden else str(move)
-    return found
-
-
-def _stepped(state: GameState, move: Move) -> GameState:
-    """The state after ``move``, one of its legal moves: stepped on the kernel, without goat.play's checks."""
-    core = kernel_step(state.core, move.key)
-    assert core is not None, f"{move} is not legal here"
-    return state_of(core)
-
-
-def _plays_after(plays: int, kind: MoveKind) -> int:
-    """The plays standing in a trick after a move of ``kind`` (``plays`` before it); 4: it ended the trick."""
-    if kind is _LEAD or kind is _MOLODKA:
-        return 1  # a molodka's lead starts the count again (R14)
-    if kind is _WAIT:
-        return plays
-    return plays + 1  # the trick's fourth play ends it (R13)
-
-
-def _dealt_node(rules: _Rules, parent: _Node | None, dealt: tuple[int, ...], trump: int) -> _Node:
-    """The node after the deal of ``dealt`` (36 distinct card indices) with trump card ``trump``, a stock card."""
-    # Dealt on the kernel, unchecked again: the deck is 36 distinct card indices by construction.
-    return _Node(rules, parent, trump, dealt, state_of(deal(dealt, trump, rules.dealer, (0, 0))), None, 0, False)
-
-
-def _first_node(rules: _Rules) -> _Node:
-    return _Node(rules, None, -1, (), None, None, 0, False)
-
-
-def _replayed(returns: str, dealer: int, actions: Sequence[int]) -> _Node:
+def _replayed(returns: str, dealer: int, actions: tuple[int, ...]) -> _Node:
     """The node that ``actions`` reach from the start of a game (unpickling)."""
-    node = _first_node(_Rules(returns, dealer))
+    node = _Node((returns, dealer), None, -1, (), None)
     for action in actions:
         node = node.child(action)
     return node
 
 
-# --- states -------------------------------------------------------------------------------------------------
-
-
-_NO_PLAYER: Any = object()  # no player given (pyspiel's methods then ask the state for the player to move)
-_SHORTCUTS = ("legal_actions", "is_chance_node", "is_player_node", "information_state_string")
-
-
-def _player_id(player: Any) -> int:
-    """A player id as pyspiel takes one (an int or an integer of numpy, 32 bits), or pyspiel's TypeError."""
-    try:
-        value = operator.index(player)
-    except TypeError:
-        raise TypeError(f"a player id is an int, not {type(player).__name__}") from None
-    if not -(2**31) <= value < 2**31:
-        raise TypeError(f"a player id is a 32-bit int, not {value}")
-    return value
+def _returns(state: GameState, kind: str) -> list[float]:
+    """The four players' returns of a finished game, from :func:`goat.score` (see the module documentation)."""
+    result = goat.score(state)
+    if kind == "points":
+        return [result.points[seat % 2] / 120 for seat in range(4)]
+    return [float(result.defeat[1 - seat % 2] - result.defeat[seat % 2]) for seat in range(4)]
 
 
 class GoatState(pyspiel.State):  # type: ignore[misc]
-    """A ``python_goat`` state: the deal being made by chance, then a :class:`goat.GameState`.
-
-    Its only attribute is an immutable node, shared with its clones.
-    """
-
-    #: While a state is built by replaying its actions: the nodes they lead to, in order (see _replayed_state).
-    _replay: Iterator[_Node] | None = None
+    """A ``python_goat`` state: the deal being made by chance, then a :class:`goat.GameState` (held in an
+    immutable node, its one attribute, which clones share)."""
 
     def __init__(self, game: GoatGame) -> None:
         super().__init__(game)
-        self._node = game._first
+        self._node = game._start
 
     @property
     def game_state(self) -> GameState | None:
@@ -521,78 +264,32 @@ class GoatState(pyspiel.State):  # type: ignore[misc]
         """The deck's cards dealt so far, top first, as card indices (:attr:`goat.Card.index`)."""
         return self._node.dealt
 
-    # --- the pyspiel.State interface ---------------------------------------------------
+    # --- the hooks of OpenSpiel's Python game API ---------------------------------------------------------
 
     def current_player(self) -> int:
         return self._node.player
 
     def _legal_actions(self, player: int) -> list[int]:
-        return list(self._node.keys())
-
-    # OpenSpiel's Python algorithms call these at every step.  pyspiel's own are C++ that calls back into
-    # Python, legal_actions() five times (current_player three times, is_terminal, then _legal_actions).
-    # These give what pyspiel's give, for the same arguments (tests compare them along random games), from
-    # the node; C++ callers still use pyspiel's.  A subclass gets pyspiel's own (see __init_subclass__), so
-    # that its overrides of pyspiel's hooks (_legal_actions, current_player, ...) are heard.
-
-    def legal_actions(self, player: Any = _NO_PLAYER, /) -> list[int]:
-        """The legal actions of ``player`` (default: the player to move), as ``pyspiel.State.legal_actions``."""
-        node = self._node
-        seat = node.player
-        if player is not _NO_PLAYER:
-            player = _player_id(player)
-        if seat == _TERMINAL:
-            return []
-        if seat == _CHANCE:
-            return [action for action, _ in self.chance_outcomes()]
-        if player is _NO_PLAYER or player == seat:
-            return list(node.keys())
-        if player < 0:
-            raise pyspiel.SpielError(f"Called LegalActions for pseudo-player {player}")
-        return []
-
-    def is_chance_node(self) -> bool:
-        return self._node.player == _CHANCE
-
-    def is_player_node(self) -> bool:
-        return self._node.player >= 0
-
-    def information_state_string(self, player: Any = _NO_PLAYER, /) -> str:
-        """``player``'s information-state string (default: the player to move), as pyspiel's."""
-        node = self._node
-        player = node.player if player is _NO_PLAYER else _player_id(player)
-        if not 0 <= player < 4:
-            raise pyspiel.SpielError(f"information_state_string: no player {player} (players are 0-3)")
-        return node.info(player)
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        for name in _SHORTCUTS:
-            if name not in cls.__dict__:
-                setattr(cls, name, getattr(pyspiel.State, name))
+        return list(self._node.legal())
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        node = self._node
-        assert node.state is None, "not a chance node"
-        if len(node.dealt) < 36:
-            left = sorted(set(range(36)) - set(node.dealt))
-            return [(card, 1 / len(left)) for card in left]
-        stock = sorted(node.dealt[16:])
-        return [(card, 1 / len(stock)) for card in stock]
+        assert self._node.player == _CHANCE, "not a chance node"
+        dealt = self._node.dealt
+        left = sorted(set(range(36)) - set(dealt)) if len(dealt) < 36 else sorted(dealt[DEALT:])
+        return [(card, 1 / len(left)) for card in left]
 
     def _apply_action(self, action: int) -> None:
-        replay = self._replay
-        self._node = next(replay) if replay is not None else self._node.child(int(action))
+        self._node = self._node.child(action)
 
     def _action_to_string(self, player: int, action: int) -> str:
         node = self._node
-        if player == _CHANCE:
-            if len(node.dealt) < 36:
-                position = len(node.dealt)
-                where = f"seat {(node.rules.dealer + 1 + position) % 4}" if position < 16 else "the stock"
-                return f"deal {DECK[action]} to {where}"
-            return f"trump card {DECK[action]}"
-        key = node.keys().get(action) if node.player == player else None
+        if player == _CHANCE and 0 <= action < 36:
+            position = len(node.dealt)
+            if position == 36:
+                return f"trump card {DECK[action]}"
+            where = f"seat {receiver(node.rules[1], position)}" if position < DEALT else "the stock"
+            return f"deal {DECK[action]} to {where}"
+        key = node.legal().get(action) if node.player == player else None
         return str(move_by_key(key)) if key is not None else f"seat {player} action {action}"
 
     def is_terminal(self) -> bool:
@@ -603,17 +300,43 @@ class GoatState(pyspiel.State):  # type: ignore[misc]
         if node.player != _TERMINAL:
             return [0.0, 0.0, 0.0, 0.0]
         assert node.state is not None
-        return _returns(node.state, node.rules.returns)
+        return _returns(node.state, node.rules[0])
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> GoatState:
-        """A state drawn from ``player_id``'s information set, whose ``history()`` is the actions that reach it.
-
-        The world is drawn by :func:`goat.sample_world` from the player's view; the player's own cards are
-        then put in the deck where it received them, so that the state has the player's whole information
-        state, draws included.  ``history()`` is the action sequence that reaches it.
-        """
+        """A new state drawn from ``player_id``'s information set, its ``history()`` the actions that reach it:
+        see the module documentation (during the deal, the other seats' cards are drawn uniformly)."""
+        node, player = self._node, int(player_id)
         rng = random.Random(int(probability_sampler() * 2**53))
-        return _state_of(self.get_game(), _resampled(self._node, int(player_id), rng))
+        state = self.get_game().new_initial_state()
+        # What the player saw, worked out once per node: a search resamples the same state again and again,
+        # and goat.sample_world analyses a view object once.
+        plan = node.memo.get(("resample", player))
+        if plan is None:
+            mine = node.received(player)
+            seen = None if node.state is None else goat.view(node.state, player)
+            plan = node.memo[("resample", player)] = (seen, mine, [node.dealt.index(card) for card in mine])
+        seen, mine, where = plan
+        if seen is None:
+            others = [card for card in range(36) if card not in mine]
+            rng.shuffle(others)
+            deck = [-1 if i in where else others.pop() for i in range(len(node.dealt))]
+            moves: tuple[Move, ...] = ()
+        else:
+            world = goat.sample_world(seen, rng)
+            deck = [card.index for card in world.deck] + [world.trump_card.index]
+            moves = world.history
+            if sorted(deck[i] for i in where) != sorted(mine):
+                raise RuntimeError(f"goat.sample_world gave seat {player} a world where it did not receive its cards")
+        for i, card in zip(where, mine, strict=True):
+            deck[i] = card
+        for action in deck:
+            state.apply_action(action)
+        for move in moves:  # each as its action number for the hand that makes it
+            state.apply_action(encoding.action_in(move, state.game_state.core[HANDS][move.seat]))
+        key = (_SCOPES[_PRIVATE.SINGLE_PLAYER], player)
+        if key in node.memo:  # the same information state, so the observer's same string (ISMCTS asks it first)
+            state._node.memo[key] = node.memo[key]
+        return state  # type: ignore[no-any-return]
 
     def __str__(self) -> str:
         node = self._node
@@ -622,296 +345,181 @@ class GoatState(pyspiel.State):  # type: ignore[misc]
         return repr(node.state)
 
 
-def _returns(state: GameState, kind: str) -> list[float]:
-    """The four players' returns of a finished game (see the module documentation).
+# --- the observer ---------------------------------------------------------------------------------------------
 
-    The points and tricks of each team, and :func:`goat.defeat_scores` of them (R18–R20): what
-    :func:`goat.score` reports, without building its result (the tests check they agree).
-    """
-    points, tricks = [0, 0], [0, 0]
-    for keys, winner in state.core[TRICKS]:  # the kernel's (keys, winner) pairs: no Trick objects built
-        cards = 0
-        for key in keys:
-            cards |= key >> 5
-        points[winner & 1] += mask_points(cards)
-        tricks[winner & 1] += 1
-    if kind == "points":
-        return [points[seat % 2] / 120 for seat in range(4)]
-    defeat = (goat.defeat_scores(points[0], tricks[0]), goat.defeat_scores(points[1], tricks[1]))
-    return [float(defeat[1 - seat % 2] - defeat[seat % 2]) for seat in range(4)]
-
-
-def _state_of(game: GoatGame, node: _Node) -> GoatState:
-    """A new state of ``game`` at ``node``, whose ``history()`` is the actions that reach it.
-
-    Applying 60 or so actions one by one through ``pyspiel`` (a C++ call, and two back into Python, each) was a
-    third of resampling a world.  OpenSpiel deserializes a Python game's state by reading its history from
-    the text instead, and then setting the Python attributes that the text holds: given none, and the node
-    set here, the state is the same for a fraction of the cost.  That text's form is OpenSpiel's
-    (``PyState::Serialize``), so the first use checks it against the replay, and replays for good if an
-    OpenSpiel version reads it otherwise, or refuses it.
-    """
-    global _BY_HISTORY
-    if _BY_HISTORY:
-        return _from_history(game, node)
-    if _BY_HISTORY is False:
-        return _replayed_state(game, node)
-    try:  # first, as it will be used: before the replay makes the nodes a resampled world leaves unmade
-        fast: Any = _from_history(game, node)
-    except Exception:  # any failure to read the text means: replay
-        fast = None
-    state = _replayed_state(game, node)
-    _BY_HISTORY = fast is not None and _same(state, fast)
-    return state
-
-
-#: Whether _state_of builds states from their history text (None: not yet checked).
-_BY_HISTORY: bool | None = None
-#: OpenSpiel's serialized form of a state's Python attributes (a base64 pickled dict): here, none.
-_NO_ATTRIBUTES = base64.b64encode(pickle.dumps({})).decode("ascii")
-_CHANCE_TEXT = tuple(f"{_CHANCE}:{card}" for card in range(36))
-
-
-def _from_history(game: GoatGame, node: _Node) -> GoatState:
-    """The state at ``node``, deserialized from the text of its history (see _state_of)."""
-    steps = []  # each action with the player who took it (the player to move before), last first
-    step = node
-    while True:
-        pending = step._pending
-        if pending is not None:  # a resampled world's last node, the nodes before it not made
-            assert step.move is not None
-            steps.append(f"{step.move.seat}:{step.action}")
-            steps.extend([f"{move.seat}:{action}" for action, move in reversed(pending[1])])
-            step = pending[0]
-            continue
-        parent = step._parent
-        if parent is None:
-            break
-        steps.append(f"{parent.player}:{step.action}")
-        step = parent
-    if step.action >= 0:  # a resampled world's first node after the deal, its deal not made: chance's actions
-        steps.append(_CHANCE_TEXT[step.action])
-        steps.extend([_CHANCE_TEXT[card] for card in reversed(step.dealt)])
-    steps.reverse()
-    text = f"history={','.join(steps)}\nmove_number={len(steps)}\n__dict__={_NO_ATTRIBUTES}"
-    state = game.deserialize_state(text)
-    state._node = node
-    return state  # type: ignore[no-any-return]
-
-
-def _replayed_state(game: GoatGame, node: _Node) -> GoatState:
-    """The state at ``node``, by applying the actions that reach it one by one."""
-    nodes = node.trail()
-    state = game.new_initial_state()
-    state._replay = iter(nodes[1:])
-    try:
-        for step in nodes[1:]:
-            state.apply_action(step.action)
-    finally:
-        del state._replay
-    state._node = node  # the same node as before (the first node of a game is the game's own otherwise)
-    return state
-
-
-def _same(state: GoatState, other: Any) -> bool:
-    """Whether ``other`` is ``state``: the same type, players and actions, and move number."""
-    return (
-        type(other) is type(state)
-        and other.move_number() == state.move_number()
-        and [(step.player, step.action) for step in other.full_history()]
-        == [(step.player, step.action) for step in state.full_history()]
-    )
-
-
-def _resampled(node: _Node, player: int, rng: random.Random) -> _Node:
-    """A node in ``player``'s information set at ``node``."""
-    rules = node.rules
-    if node.state is None:  # during the deal: the other seats' cards and the stock are unknown
-        mine = {i for i in range(len(node.dealt)) if i < 16 and (rules.dealer + 1 + i) % 4 == player}
-        others = sorted(set(range(36)) - {node.dealt[i] for i in mine})
-        rng.shuffle(others)
-        fill = iter(others)
-        last = _first_node(rules)
-        for i in range(len(node.dealt)):
-            last = last.child(node.dealt[i] if i in mine else next(fill))
-        return last
-    memo = node._memo
-    if memo is None:
-        memo = node._memo = {}
-    plan = memo.get(player)
-    if plan is None:
-        # The deck positions of the cards the player has received (dealt, then drawn), with their cards.
-        where = {card: position for position, card in enumerate(node.dealt)}
-        plan = memo[player] = (goat.view(node.state, player), [(where[c], c) for c in node.received(player)])
-    seen, received = plan
-    world = goat.sample_world(seen, rng)
-    # The world agrees with the player's view; put the cards it received where they really were, so that it
-    # received them in the same order.  A seat's cards come from deck positions fixed by public events (the
-    # deal, R7, and the draws after each trick, R15), so in the world these positions hold the same cards in
-    # some order, and nothing else moves.
-    deck = [card.index for card in world.deck]
-    if sorted(deck[i] for i, _ in received) != sorted(card for _, card in received):
-        raise RuntimeError(f"goat.sample_world gave seat {player} a world where it did not receive its cards")
-    for i, card in received:
-        deck[i] = card
-    dealt = tuple(deck)
-    # Each player's information-state lines, written on the way (the same lines as _Node.line's).
-    lines = [[_header(s, rules.dealer)] for s in range(4)]
-    for i in range(16):
-        lines[(rules.dealer + 1 + i) % 4].append(_dealt_text(dealt[i]))
-    # The node after the deal, with no parent: the deal's nodes are made if asked for (see _Node.parent).
-    last = _dealt_node(rules, None, dealt, seen.trump_card.index)
-    trump = _trump_text(last.action)
-    for s in range(4):
-        lines[s].append(trump)
-    # Replay the world's moves on that deck, on the kernel, each as its action number for the hand of the seat
-    # that makes it, noting each trick's winner and draws on the way.  Only the last node is made (see parent).
-    root = last
-    assert root.state is not None
-    core: Any = root.state.core
-    where = {card: position for position, card in enumerate(dealt)}
-    hands = list(core[HANDS])  # the kernel's masks: no card sets built on the way
-    steps: list[tuple[int, Move]] = []
-    plays, ended, draws = 0, False, None
-    for move in world.history:
-        seat = move.seat
-        kind = move.kind
-        steps.append((encoding.action_in(move, hands[seat]), move))
-        core = kernel_step(core, move.key)
-        assert core is not None, f"{move} of the world's history is not legal on its deck"
-        plays = _plays_after(plays, kind)
-        ended = plays == 4
-        if kind is not _WAIT:
-            hands[seat] &= ~move.mask
-        own, public = _texts(move)
-        if ended:
-            plays = 0
-            now = list(core[HANDS])
-            drawn = tuple([_drawn(now[s] & ~hands[s], where) for s in range(4)])
-            winner = core[TRICKS][-1][1]
-            draws = (winner, drawn)
-            hands = now
-            for s in range(4):
-                text = own if s == seat or public is None else public  # a wait never ends a trick
-                lines[s].append(text + _trick_text(winner, drawn[s]))
-            continue
-        if kind is _MOLODKA:
-            hands = list(core[HANDS])  # the cards on the table went back to their owners
-        lines[seat].append(own)
-        if public is not None:
-            for s in _OTHERS[seat]:
-                lines[s].append(public)
-    if steps:
-        action, move = steps.pop()
-        last = _Node(rules, None, action, dealt, state_of(core), move, plays, ended)
-        last._pending = (root, steps)
-        if ended:
-            last._draws = draws
-    last._info = ["\n".join(mine) for mine in lines]
-    return last
-
-
-_OTHERS = ((1, 2, 3), (0, 2, 3), (0, 1, 3), (0, 1, 2))
-
-
-def _drawn(mask: int, where: dict[int, int]) -> tuple[int, ...]:
-    """The cards of ``mask`` (drawn after a trick) in deck order (``where``: card -> position in the deck)."""
-    if not mask & (mask - 1):  # none, or one card: the usual draw
-        return (mask.bit_length() - 1,) if mask else ()
-    return tuple(sorted(bits(mask), key=where.__getitem__))
-
-
-# --- observers ----------------------------------------------------------------------------------------------
+_PRIVATE = pyspiel.PrivateInfoType
+#: How many seats' private information each observation type shows (R23).
+_SCOPES = {_PRIVATE.NONE: 0, _PRIVATE.SINGLE_PLAYER: 1, _PRIVATE.ALL_PLAYERS: 4}
+#: The moves an observer sees in a game: the 36 plays at most, and the waits of the seats it sees (each up to 27).
+_ROWS = {0: 36, 1: MAX_SEEN_MOVES, 4: _DECISIONS}
+# Where the encoding (goat.adapters.encoding's documented layout) puts an observer's private information: its
+# hand, its own face-up cards of the table (relative seat 0), the face-down count there, its passes in tricks.
+_HAND, _OWN_TABLE, _OWN_HIDDEN, _OWN_PASSED = range(36), range(72, 108), 216, range(264, 300)
 
 
 class GoatObserver:
-    """Observation and information-state tensors and strings.
+    """Observation and information-state tensors and strings: the one writer of both.
 
-    With ``perfect_recall=False`` (the observation), the tensor is the 310 numbers of
-    :func:`goat.adapters.encoding.observation` (during the deal, only the player's cards so far are set) and
-    the string is the present: hand, trump card, table, sizes, tricks, match score.
+    ``private_info`` says whose private information is shown (R23): ``SINGLE_PLAYER`` the player's (the default
+    observation and information state), ``ALL_PLAYERS`` every seat's, ``NONE`` none (what every seat sees);
+    ``public_info`` must be set.  With ``perfect_recall=False`` the string and tensor are the present: the tensor
+    is :func:`goat.adapters.encoding.observation`'s 310 numbers of the player (during the deal, its cards so
+    far), for ``ALL_PLAYERS`` 4 × 310 (each seat's, from the player's on), for ``NONE`` the player's without its
+    hand and with its own face-down cards counted by size, as the others' are.
 
-    With ``perfect_recall=True`` (the information state), the string is every observation of the player in
-    order, one a line, and the tensor has :data:`INFO_STATE_SIZE` = 3,770 numbers:
+    With ``perfect_recall=True`` the string is every observation in order, one a line, and the tensor (for
+    ``SINGLE_PLAYER``, :data:`INFO_STATE_SIZE` = 3,770 numbers) adds to the present ``observation``:
 
-    ======  ===========  ================================================================================
-    offset  shape        meaning
-    ======  ===========  ================================================================================
-    0       310          ``observation``: the present, as the observation tensor
-    310     9 × 36       ``received``: the cards the player received, in order (four dealt, then each
-                         draw), one-hot; rows not yet reached are zero
-    634     64 × 49      ``seen_moves``: the moves the player saw, in order, one row each: the seat that
-                         moved, relative to the player (4, one-hot: 0 itself, 1 next, 2 partner, 3 before);
-                         the kind (5, one-hot: lead, beat, pass, molodka, wait); the cards (36, face up or
-                         the player's own); the number of cards passed face down by another seat (4,
-                         one-hot: 1–4).  Rows not yet reached are zero.
-    ======  ===========  ================================================================================
+    - ``received`` (9 × 36; for ``ALL_PLAYERS`` 4 × 9 × 36; for ``NONE`` none): the cards each shown seat
+      received, in order (four dealt, then each draw), one-hot; rows not yet reached are zero;
+    - ``seen_moves`` (64 × 49; for ``NONE`` 36 × 49; for ``ALL_PLAYERS`` 144 × 49): the moves seen, in order,
+      one row each: the seat that moved, relative to the player (4, one-hot: 0 itself, 1 next, 2 partner,
+      3 before); the kind (5, one-hot: lead, beat, pass, molodka, wait); the cards (36, face up or a shown
+      seat's); the number of cards another seat passed face down (4, one-hot: 1–4).
 
     The deal's order, the times of the draws and the trick winners follow from the rules (R7, R13, R15), so
-    the received cards and the seen moves hold the player's whole sequence of observations.
+    these hold the whole sequence of observations.
     """
 
     def __init__(self, iig_obs_type: Any, params: Any) -> None:
         if params:
             raise ValueError(f"observation parameters are not supported, got {params}")
-        if iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER or not iig_obs_type.public_info:
-            raise ValueError("python_goat observes what one player sees: private_info=SINGLE_PLAYER, public_info")
+        if not iig_obs_type.public_info:
+            raise ValueError("python_goat has no observation without public information (public_info=True)")
+        self.scope = _SCOPES[iig_obs_type.private_info]
         self.perfect_recall = bool(iig_obs_type.perfect_recall)
-        size = INFO_STATE_SIZE if self.perfect_recall else encoding.OBSERVATION_SIZE
-        self.tensor = np.zeros(size, np.float32)
-        self.dict = {"observation": self.tensor[: encoding.OBSERVATION_SIZE]}
+        blocks = (4,) if self.scope == 4 else ()
+        pieces: list[tuple[str, tuple[int, ...]]] = [("observation", (*blocks, encoding.OBSERVATION_SIZE))]
         if self.perfect_recall:
-            start = encoding.OBSERVATION_SIZE
-            self.dict["received"] = self.tensor[start : start + RECEIVED * 36].reshape(RECEIVED, 36)
-            self.dict["seen_moves"] = self.tensor[start + RECEIVED * 36 :].reshape(MAX_SEEN_MOVES, _MOVE_SIZE)
+            if self.scope:
+                pieces.append(("received", (*blocks, RECEIVED, 36)))
+            pieces.append(("seen_moves", (_ROWS[self.scope], _MOVE_SIZE)))
+        self.tensor = np.zeros(sum(math.prod(shape) for _, shape in pieces), np.float32)
+        self.dict: dict[str, Any] = {}
+        start = 0
+        for name, shape in pieces:
+            self.dict[name] = self.tensor[start : start + math.prod(shape)].reshape(shape)
+            start += math.prod(shape)
+
+    def seats(self, player: int) -> tuple[int, ...]:
+        """The seats whose private information is shown to ``player``, from its own on, clockwise."""
+        return tuple([(player + i) % 4 for i in range(self.scope)])
 
     def set_from(self, state: GoatState, player: int) -> None:
         self.tensor.fill(0)
         node = state._node
-        if node.state is None:
-            for index in node.received(player):
-                self.tensor[index] = 1  # the hand so far
-        else:
-            ones, values = encoding.observation_entries(node.state, player)  # = observation(view(...))
-            self.tensor[ones] = 1
-            if values:
-                self.tensor[list(values)] = list(values.values())
+        seats = self.seats(player)
+        present = self.dict["observation"].reshape(-1, encoding.OBSERVATION_SIZE)
+        for row, seat in enumerate(seats or (player,)):
+            self._present(present[row], node, seat, bool(seats))
         if not self.perfect_recall:
             return
-        received, moves = self.dict["received"], self.dict["seen_moves"]
-        for row, index in enumerate(node.received(player)):
-            received[row, index] = 1
-        row = 0
-        for step in node.trail():
-            move = step.move
-            if move is None or (move.seat != player and move.kind is _WAIT):
-                continue
-            if row == MAX_SEEN_MOVES:  # pragma: no cover - the rules allow no more (see MAX_SEEN_MOVES)
-                raise RuntimeError(f"seat {player} has seen more than {MAX_SEEN_MOVES} moves")
-            line = moves[row]
+        if seats:
+            received = self.dict["received"].reshape(-1, RECEIVED, 36)
+            for row, seat in enumerate(seats):
+                cards = node.received(seat)
+                received[row, range(len(cards)), cards] = 1
+        lines, row = self.dict["seen_moves"], 0
+        for step_ in node.trail():
+            move = step_.move
+            if move is None or (move.kind is _WAIT and move.seat not in seats):
+                continue  # another holder's wait is private (R14)
+            line = lines[row]
             line[(move.seat - player) % 4] = 1
             line[4 + _KIND_INDEX[move.kind]] = 1
-            if move.kind is _PASS and move.seat != player:
-                line[45 + len(move.cards) - 1] = 1
+            if move.kind is _PASS and move.seat not in seats:
+                line[45 + len(move.cards) - 1] = 1  # face down: its size only (R23)
             else:
-                for card in move.cards:
-                    line[9 + card.index] = 1
+                line[[9 + card.index for card in move.cards]] = 1
             row += 1
+
+    @staticmethod
+    def _present(out: Any, node: _Node, seat: int, private: bool) -> None:
+        """``seat``'s present observation into ``out``; without its private parts if not ``private``."""
+        if node.state is None:
+            if private:
+                out[node.received(seat)] = 1  # the hand so far
+            return
+        ones, values = encoding.observation_entries(node.state, seat)
+        if not private:
+            hidden = {*_HAND, *_OWN_PASSED}
+            for move in node.state.table:
+                if move.seat == seat and move.kind is _PASS:
+                    hidden.update(_OWN_TABLE[card.index] for card in move.cards)
+                    values[_OWN_HIDDEN] = values.get(_OWN_HIDDEN, 0.0) + len(move.cards) / 4
+            ones = [index for index in ones if index not in hidden]
+        out[ones] = 1
+        if values:
+            out[list(values)] = list(values.values())
 
     def string_from(self, state: GoatState, player: int) -> str:
         node = state._node
-        if self.perfect_recall:
-            return node.info(player)
-        if node.state is None:
-            mine = " ".join(str(DECK[card]) for card in node.received(player))
-            return f"seat {player} dealing: hand [{mine}]"
-        seen = goat.view(node.state, player)
-        hand = " ".join(str(card) for card in sorted(seen.hand))
+        seats = self.seats(player)
+        if not self.perfect_recall:
+            return self._present_text(node, player, seats)
+        # The lines back to the last node whose string was written, then that string: a search asks along a
+        # path, so each string costs one line more than its parent's.
+        key = (self.scope, player)
+        lines: list[str] = []
+        top: _Node | None = node
+        while top is not None and key not in top.memo:
+            line = self._line(top, player, seats)
+            if line is not None:
+                lines.append(line)
+            top = top.parent
+        if top is not None:
+            lines.append(top.memo[key])
+        lines.reverse()
+        text = node.memo[key] = "\n".join(lines)
+        return text
+
+    @staticmethod
+    def _line(node: _Node, player: int, seats: tuple[int, ...]) -> str | None:
+        """What the observer saw at the step that reached ``node``, as a line (None: nothing)."""
+        if node.parent is None:
+            return f"seat {player}, dealer {node.rules[1]}"
+        if node.state is None:  # a card dealt: seen by the seat that receives it (R7); the stock is unseen
+            position = len(node.dealt) - 1
+            seat = receiver(node.rules[1], position) if position < DEALT else -1
+            return f"dealt {DECK[node.action]} to {seat}" if seat in seats else None
+        move = node.move
+        if move is None:
+            return f"trump card {DECK[node.action]}"
+        if move.kind is _WAIT and move.seat not in seats:
+            return None  # another holder's wait is private (R14)
+        text = _move_text(move, seats)
+        trick = node.trick()
+        if trick is not None:
+            winner, drawn = trick
+            text += f", trick to {winner}"
+            for seat in [(winner + i) % 4 for i in range(4)]:  # the winner draws first (R15)
+                if seat in seats and drawn[seat]:
+                    text += f", {seat} drew " + " ".join(str(DECK[card]) for card in drawn[seat])
+        return text
+
+    @staticmethod
+    def _present_text(node: _Node, player: int, seats: tuple[int, ...]) -> str:
+        state = node.state
+        if state is None:
+            hands = "".join(f" hand {seat} [{' '.join(str(DECK[c]) for c in node.received(seat))}]" for seat in seats)
+            return f"seat {player} dealing:{hands}"
+        hands = "".join(f" hand {seat} [{' '.join(str(c) for c in sorted(state.hands[seat]))}]" for seat in seats)
+        won = [0, 0]
+        for _, winner in state.core[TRICKS]:
+            won[winner % 2] += 1
+        sizes = [len(hand) for hand in state.hands]
+        table = "; ".join(_move_text(move, seats) for move in state.table)
         return (
-            f"seat {player} hand [{hand}] trump {seen.trump_card} stock {seen.stock_size} "
-            f"hands {list(seen.hand_sizes)} tricks {list(seen.tricks_won)} defeat {list(seen.defeat)} "
-            "table: " + "; ".join(str(move) for move in seen.table)
+            f"seat {player}{hands} trump {state.trump_card} stock {len(state.stock)} hands {sizes} "
+            f"tricks {won} defeat {list(state.defeat)} table: {table}"
         )
+
+
+def _move_text(move: Move, seats: tuple[int, ...]) -> str:
+    """A move as an observer who sees ``seats``' private information saw it: another's pass by its size (R23)."""
+    if move.kind is _PASS and move.seat not in seats:
+        return f"{move.seat} pass " + " ".join(["??"] * len(move.cards))
+    return str(move)
 
 
 # --- bots and evaluators ------------------------------------------------------------------------------------
@@ -942,10 +550,10 @@ class StrategyBot(pyspiel.Bot):  # type: ignore[misc]
         assert node.state is not None and node.player >= 0, "a bot is asked only when a player must decide"
         seen = goat.view(node.state, node.player)
         move = self.strategy.choose(seen, seen.legal_moves)
-        for action, legal in node.legal().items():
-            if legal == move:
-                return action
-        raise ValueError(f"{self.strategy!r} chose {move}, which is not a legal move of seat {node.player}")
+        action = encoding.encode(move, seen)
+        if node.legal().get(action) != move.key:
+            raise IllegalMoveError(f"{self.strategy!r} chose {move}, which is not a legal move of seat {node.player}")
+        return action
 
     def restart_at(self, state: GoatState) -> None:
         pass
@@ -955,14 +563,10 @@ class StrategyBot(pyspiel.Bot):  # type: ignore[misc]
 
 
 class RolloutEvaluator:
-    """OpenSpiel's ``RandomRolloutEvaluator`` for ``python_goat``, with its rollouts played inside goat.
-
-    The same evaluation (the mean returns of ``n_rollouts`` games finished with uniformly random legal
-    moves, and a uniform prior), but each rollout runs on the :class:`goat.GameState` with
-    :func:`goat.legal_moves` and :func:`goat.play` instead of through ``pyspiel`` states: a drop-in for
-    ``open_spiel.python.algorithms.mcts.RandomRolloutEvaluator`` in OpenSpiel's MCTS and ISMCTS bots.
-    ``random_state`` is a ``numpy.random.RandomState`` (one is made if ``None``).
-    """
+    """OpenSpiel's ``RandomRolloutEvaluator`` for ``python_goat`` (a drop-in in its MCTS and ISMCTS bots), with
+    its rollouts played inside goat: the mean returns of ``n_rollouts`` games finished with uniformly random legal
+    moves by :func:`goat.legal_moves` and :func:`goat.play`, and a uniform prior.  ``random_state`` is a
+    ``numpy.random.RandomState`` (one is made if ``None``)."""
 
     def __init__(self, n_rollouts: int = 1, random_state: Any = None) -> None:
         self.n_rollouts = n_rollouts
@@ -981,13 +585,12 @@ class RolloutEvaluator:
             game = node.state
             while not game.is_over:
                 game = goat.play(game, choice(goat.legal_moves(game)))
-            total += _returns(game, node.rules.returns)
+            total += _returns(game, node.rules[0])
         return total / self.n_rollouts
 
     def prior(self, state: GoatState) -> list[tuple[int, float]]:
         if state.is_chance_node():
-            outcomes: list[tuple[int, float]] = state.chance_outcomes()
-            return outcomes
+            return state.chance_outcomes()
         legal = state.legal_actions(state.current_player())
         return [(action, 1.0 / len(legal)) for action in legal]
 

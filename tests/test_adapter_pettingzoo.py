@@ -158,6 +158,19 @@ def test_the_raw_environment_refuses_an_illegal_action() -> None:
     assert game.state_ == before
 
 
+def test_the_raw_environment_refuses_a_fractional_action() -> None:
+    # int(action) cut 0.7 to action 0 and played it; an action is an integer (a numpy one too).
+    game = raw_env()
+    game.reset(seed=5)
+    before = game.state_
+    legal = int(np.flatnonzero(game.observe(game.agent_selection)["action_mask"])[0])
+    with pytest.raises(ValueError, match="not legal"):
+        game.step(legal + 0.7)
+    assert game.state_ == before
+    game.step(np.int64(legal))
+    assert game.state_ != before
+
+
 # --- seeding ------------------------------------------------------------------------------------------------
 
 

@@ -193,7 +193,10 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZo
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        move = self._actions().get(int(action)) if action is not None else None
+        try:  # an integer (a numpy one too), not a float that int() would cut to another action
+            move = self._actions().get(operator.index(action)) if action is not None else None
+        except TypeError:
+            move = None
         if move is None:
             raise ValueError(f"action {action!r} is not legal for {agent} now")
         self._set_state(goat.play(self.state_, move))

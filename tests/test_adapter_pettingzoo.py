@@ -13,6 +13,7 @@ pytest.importorskip("pettingzoo")
 
 import numpy as np
 from pettingzoo.test import api_test, render_test, seed_test
+from pettingzoo.utils import wrappers
 
 import goat
 from goat.adapters import encoding
@@ -85,18 +86,54 @@ def test_masks_match_the_legal_moves_and_observations_fit_the_space() -> None:
 # --- illegal moves ----------------------------------------------------------------------------------------
 
 
-def test_an_illegal_action_pays_worse_than_any_legal_outcome() -> None:
+def test_env_is_the_raw_game_in_pettingzoos_own_classic_wrappers() -> None:
+    game = env()
+    assert type(game) is wrappers.OrderEnforcingWrapper
+    assert type(game.env) is wrappers.AssertOutOfBoundsWrapper
+    assert type(game.env.env) is wrappers.TerminateIllegalWrapper
+    assert type(game.env.env.env) is raw_env and game.unwrapped is game.env.env.env
+
+
+def illegal_action(game: Any) -> int:
+    """An action the agent to move may not take now (read from the unwrapped game, not through the wrappers)."""
+    mask = game.unwrapped.observe(game.agent_selection)["action_mask"]
+    return int(np.flatnonzero(mask == 0)[0])
+
+
+@pytest.mark.parametrize("observed", [True, False], ids=["observed first", "not observed"])
+def test_an_illegal_action_pays_worse_than_any_legal_outcome(observed: bool) -> None:
     assert ILLEGAL_REWARD < -6  # a team without a trick loses 6 (R19), the worst legal outcome
     game = env()
     game.reset(seed=5)
     agent = game.agent_selection
-    illegal = int(np.flatnonzero(game.observe(agent)["action_mask"] == 0)[0])
-    game.step(illegal)
+    if observed:  # the wrapper judges by the mask the agent was shown, or observes the agent itself
+        game.last()
+    game.step(illegal_action(game))
     assert game.rewards[agent] == ILLEGAL_REWARD and all(game.terminations.values())
     assert all(reward == 0 for other, reward in game.rewards.items() if other != agent)
-    for _ in game.agent_iter():  # the others are told, then leave
+    told = {}
+    for other in game.agent_iter():  # the others are told, then leave
+        _observation, reward, termination, _truncation, _info = game.last()
+        assert termination
+        told[other] = reward
         game.step(None)
     assert not game.agents
+    assert told == {other: ILLEGAL_REWARD if other == agent else 0 for other in game.possible_agents}
+
+
+def test_a_mask_changed_in_place_lets_the_raw_game_refuse_the_action_and_play_on() -> None:
+    # PettingZoo's TerminateIllegalWrapper judges an action by the observation it handed the agent: an agent that
+    # sets its mask to ones gets past it, and then the raw game refuses the action, its state unchanged.
+    game = env()
+    game.reset(seed=5)
+    observation = game.last()[0]
+    before = game.unwrapped.state_
+    observation["action_mask"][:] = 1
+    with pytest.raises(ValueError, match="not legal"):
+        game.step(illegal_action(game))
+    assert game.unwrapped.state_ == before and not any(game.terminations.values())
+    rewards, _ = play_out(game, np.random.default_rng(2))
+    assert sum(rewards.values()) == 0 and game.unwrapped.state_.is_over
 
 
 def test_an_action_outside_the_space_fails_as_the_classic_wrappers_do() -> None:
@@ -115,9 +152,23 @@ def test_calls_out_of_order_are_errors_as_the_classic_wrappers_make_them() -> No
 def test_the_raw_environment_refuses_an_illegal_action() -> None:
     game = raw_env()
     game.reset(seed=5)
-    illegal = int(np.flatnonzero(game.observe(game.agent_selection)["action_mask"] == 0)[0])
+    before = game.state_
     with pytest.raises(ValueError, match="not legal"):
-        game.step(illegal)
+        game.step(illegal_action(game))
+    assert game.state_ == before
+
+
+def test_the_raw_environment_refuses_a_fractional_action() -> None:
+    # int(action) cut 0.7 to action 0 and played it; an action is an integer (a numpy one too).
+    game = raw_env()
+    game.reset(seed=5)
+    before = game.state_
+    legal = int(np.flatnonzero(game.observe(game.agent_selection)["action_mask"])[0])
+    with pytest.raises(ValueError, match="not legal"):
+        game.step(legal + 0.7)
+    assert game.state_ == before
+    game.step(np.int64(legal))
+    assert game.state_ != before
 
 
 # --- seeding ------------------------------------------------------------------------------------------------

@@ -3,26 +3,33 @@
 >>> from goat.adapters.pettingzoo import env
 >>> game = env()
 >>> game.reset(seed=42)
+>>> total = 0.0
 >>> for agent in game.agent_iter():
 ...     observation, reward, termination, truncation, info = game.last()
+...     total += reward  # 0 until the game ends; then each agent's reward, as it leaves
 ...     if termination or truncation:
 ...         action = None
 ...     else:
 ...         action = game.action_space(agent).sample(observation["action_mask"])
 ...     game.step(action)
->>> sum(game._cumulative_rewards.values()) == 0
-True
+>>> total
+0.0
 
 One episode is one game.  Agents ``seat_0`` … ``seat_3`` (seats 0 and 2 are a team, R1) act when the game
 asks them: the seat due to play, or a molodka holder being asked before it (R14).  Actions and observations
-follow :mod:`goat.adapters.encoding`: ``Discrete(47)`` hand-relative actions, and an observation dict with
-``observation`` (310 numbers in [0, 1], an encoding of the agent's :class:`~goat.PlayerView` — hand, trump,
-table, public history summary) and ``action_mask`` (47 int8, all zero unless the agent is to act).
+are those of :mod:`goat.adapters.encoding`: ``Discrete(NUM_ACTIONS)`` hand-relative actions, and an
+observation dict with ``observation`` (:func:`~goat.adapters.encoding.observation_array` of the agent's seat:
+what its :class:`~goat.PlayerView` shows, ``OBSERVATION_SIZE`` numbers in [0, 1]) and ``action_mask``
+(``NUM_ACTIONS`` int8, all zero unless the agent is to act).
 
 **Rewards** come at the end of the game, as floats: each agent gets the defeat-scores of R19, the other
-team's minus its own (+6 … −6; 0 for balls).  :func:`env` wraps the game as PettingZoo's classic games are:
-an illegal action ends the game for everyone, with :data:`ILLEGAL_REWARD` (−7, worse than the worst legal
-outcome, −6, so that breaking the rules never pays) for the offender and 0 for the others.
+team's minus its own (+6 … −6; 0 for balls).  :func:`env` wraps the game in PettingZoo's own wrappers, as
+PettingZoo's classic games are wrapped: an illegal action ends the game for everyone, with
+:data:`ILLEGAL_REWARD` (−7, worse than the worst legal outcome, −6, so that breaking the rules never pays) for
+the offender and 0 for the others.  As in those games, the wrapper judges an action by the action mask it
+showed the agent, so an agent that changes its mask in place gets past it; the unwrapped :class:`raw_env` then
+refuses the action with a :class:`ValueError` and keeps its state, as it refuses any action that is not the
+integer of a legal one.
 
 **Seeding** follows Gymnasium: ``reset(seed=s)`` deals ``goat.new_game(seed=s)`` and seeds the environment's
 ``np_random`` generator with ``s``; ``reset()`` without a seed deals with a seed drawn from ``np_random``, so
@@ -48,8 +55,7 @@ try:
     from gymnasium import spaces
     from gymnasium.utils import EzPickle, seeding
     from pettingzoo import AECEnv
-    from pettingzoo.utils import AgentSelector, wrappers
-    from pettingzoo.utils.env_logger import EnvLogger
+    from pettingzoo.utils import wrappers
 except ImportError as error:  # pragma: no cover - exercised in a subprocess test
     raise MissingExtraError("goat.adapters.pettingzoo", "PettingZoo", "pettingzoo", error) from None
 
@@ -57,7 +63,7 @@ import goat
 from goat.adapters import encoding
 from goat.state import GameState
 
-__all__ = ["ILLEGAL_REWARD", "ClassicWrapper", "env", "raw_env"]
+__all__ = ["ILLEGAL_REWARD", "env", "raw_env"]
 
 #: The reward of an agent whose action is illegal (the game ends): below the worst legal outcome, −6 (R19).
 ILLEGAL_REWARD = -7.0
@@ -66,75 +72,15 @@ ILLEGAL_REWARD = -7.0
 def env(**kwargs: Any) -> AECEnv:
     """The environment, wrapped as PettingZoo's classic games are; ``kwargs`` go to :class:`raw_env`.
 
-    An illegal action ends the game, the offender rewarded :data:`ILLEGAL_REWARD`; an action outside the
-    action space fails an assertion; calls out of order are errors (see :class:`ClassicWrapper`).
+    PettingZoo's own wrappers, composed as in its classic games: ``TerminateIllegalWrapper`` (an illegal action
+    ends the game, the offender rewarded :data:`ILLEGAL_REWARD`, the others 0), ``AssertOutOfBoundsWrapper``
+    (an action outside the action space fails an assertion) and ``OrderEnforcingWrapper`` (calls out of order
+    are errors).
     """
-    return ClassicWrapper(raw_env(**kwargs), illegal_reward=ILLEGAL_REWARD)
-
-
-class ClassicWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
-    """PettingZoo's three wrappers of its classic games in one layer, with their behaviour.
-
-    ``OrderEnforcingWrapper(AssertOutOfBoundsWrapper(TerminateIllegalWrapper(env, illegal_reward)))`` forwards
-    every attribute read through three ``__getattr__`` layers, which cost more per decision than the game
-    itself; this is an ``OrderEnforcingWrapper`` that also asserts that actions are in the action space and
-    ends the game when one is illegal (the offender gets ``illegal_reward``, the others 0), as the other two
-    do, reading the legal actions from the agent's ``action_mask``.
-    """
-
-    def __init__(self, env: AECEnv, illegal_reward: float) -> None:
-        super().__init__(env)
-        self._illegal_value = illegal_reward
-        self._terminated = False  # by an illegal action
-
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        self._terminated = False
-        super().reset(seed=seed, options=options)
-
-    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        if not self._has_reset:
-            return super().last(observe)  # type: ignore[no-any-return]  # OrderEnforcingWrapper's error
-        game = self.env.unwrapped  # read directly, not through __getattr__
-        agent = game.agent_selection
-        observation = game.observe(agent) if observe else None
-        return (
-            observation,
-            game._cumulative_rewards[agent],
-            game.terminations[agent],
-            game.truncations[agent],
-            game.infos[agent],
-        )
-
-    def step(self, action: Any) -> None:
-        if not self._has_reset or not self.env.agents:
-            super().step(action)  # OrderEnforcingWrapper's error or warning
-            return
-        game = self.env.unwrapped
-        agent = game.agent_selection
-        dead = game.terminations[agent] or game.truncations[agent]
-        # AssertOutOfBoundsWrapper's check (with a fast path for a plain int, which Discrete.contains accepts)
-        inside = (type(action) is int and 0 <= action < encoding.NUM_ACTIONS) or game.action_space(agent).contains(
-            action
-        )
-        assert (action is None and dead) or inside, "action is not in action space"
-        self._has_updated = True
-        if dead:
-            if self._terminated:
-                game._was_dead_step(action)
-            else:
-                self.env.step(action)
-        elif int(action) not in game._actions():  # the agent's action_mask
-            EnvLogger.warn_on_illegal_move()
-            game._cumulative_rewards[agent] = 0
-            game.terminations = dict.fromkeys(game.agents, True)
-            game.truncations = dict.fromkeys(game.agents, True)
-            game.rewards = dict.fromkeys(game.truncations, 0)
-            game.rewards[agent] = float(self._illegal_value)
-            game._accumulate_rewards()
-            game._deads_step_first()
-            self._terminated = True
-        else:
-            self.env.step(action)
+    game: AECEnv = raw_env(**kwargs)
+    game = wrappers.TerminateIllegalWrapper(game, illegal_reward=ILLEGAL_REWARD)
+    game = wrappers.AssertOutOfBoundsWrapper(game)
+    return wrappers.OrderEnforcingWrapper(game)
 
 
 class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZoo's naming convention
@@ -227,7 +173,6 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZo
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
-        self._agent_selector = AgentSelector(self.agents)
         self.agent_selection = self._agent_to_move()
         if self.render_mode == "human":
             self.render()
@@ -248,20 +193,21 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZo
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        move = self._actions().get(int(action)) if action is not None else None
+        try:  # an integer (a numpy one too), not a float that int() would cut to another action
+            move = self._actions().get(operator.index(action)) if action is not None else None
+        except TypeError:
+            move = None
         if move is None:
             raise ValueError(f"action {action!r} is not legal for {agent} now")
         self._set_state(goat.play(self.state_, move))
-        self._clear_rewards()
-        if self.state_.is_over:
+        if self.state_.is_over:  # the only rewards, as in PettingZoo's classic board games: 0 until the end
             defeat = goat.score(self.state_).defeat
             for seat, name in enumerate(self.possible_agents):
                 team = seat % 2
                 self.rewards[name] = float(defeat[1 - team] - defeat[team])
                 self.terminations[name] = True
-        self._cumulative_rewards[agent] = 0.0
+            self._accumulate_rewards()
         self.agent_selection = self._agent_to_move()
-        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 

@@ -33,7 +33,7 @@ from pathlib import Path
 
 import goat
 from goat.arena.game import InProcessSeat, SealedSeat, Seat, close, launch
-from goat.arena.game import _play as play
+from goat.arena.game import play_seats as play
 from goat.arena.sandbox import Sandbox
 from goat.arena.sealed import ProcessStrategy, bot_command, import_path_env, split_command
 

@@ -131,7 +131,7 @@ _RANK_LABEL: Final = ("6", "7", "8", "9", "J", "Q", "K", "10", "A")
 _RANK_BY_TEXT: Final = {**{label: Rank(i) for i, label in enumerate(_RANK_LABEL)}, "T": Rank.TEN}
 
 
-def _of_type(kind: type, what: str, example: str) -> Any:  # an attrs validator, typed as the field it checks
+def of_type(kind: type, what: str, example: str) -> Any:  # an attrs validator, typed as the field it checks
     """An attrs validator: :class:`TypeError` saying what ``what`` must be (attrs' own gives a printed tuple)."""
 
     def check(instance: object, attribute: object, value: object) -> None:
@@ -151,8 +151,8 @@ class Card:
     [Card.from_str('6C'), Card.from_str('10H'), Card.from_str('AH')]
     """
 
-    rank: Rank = attrs.field(validator=_of_type(Rank, "a card's rank", "Rank.ACE"))
-    suit: Suit = attrs.field(validator=_of_type(Suit, "a card's suit", "Suit.HEARTS"))
+    rank: Rank = attrs.field(validator=of_type(Rank, "a card's rank", "Rank.ACE"))
+    suit: Suit = attrs.field(validator=of_type(Suit, "a card's suit", "Suit.HEARTS"))
     #: Position in :data:`DECK` (0–35): ``suit.index * 9 + rank``.
     index: int = attrs.field(init=False)
 

@@ -22,7 +22,7 @@ from typing import Final
 
 import attrs
 
-from goat.cards import DECK, Card, _of_type, cards, cards_of, describe, look_alikes, mask_of, pretty_by_repr
+from goat.cards import DECK, Card, cards, cards_of, describe, look_alikes, mask_of, of_type, pretty_by_repr
 from goat.errors import InvalidCardError, InvalidMoveError, shown
 from goat.seats import check_seat
 
@@ -89,7 +89,7 @@ class Move:
     could not be written down).
     """
 
-    kind: MoveKind = attrs.field(validator=_of_type(MoveKind, "a move's kind", "MoveKind.LEAD"))
+    kind: MoveKind = attrs.field(validator=of_type(MoveKind, "a move's kind", "MoveKind.LEAD"))
     seat: int = attrs.field(validator=_check_seat)
     cards: frozenset[Card] = attrs.field(factory=frozenset, converter=_to_cards, validator=_check_cards)
     #: The engine's key: card mask << 5 | kind code << 2 | seat.  Equality and hashing use it.

@@ -205,7 +205,7 @@ def seats_for(strategies: list[Strategy], time_limit: float | None) -> list[Seat
 # --- one game -------------------------------------------------------------------------------
 
 
-def _play(
+def play_seats(
     seats: Sequence[Seat],
     state: GameState,
     *,
@@ -320,7 +320,7 @@ def play_game(
     label = _names(names)
     try:
         launch(seats)
-        return _play(seats, state, seed=seed, on_fault=on_fault, names=label, rng=random.Random(seed))
+        return play_seats(seats, state, seed=seed, on_fault=on_fault, names=label, rng=random.Random(seed))
     finally:
         close(seats)
 
@@ -364,7 +364,7 @@ def _match(seats: Sequence[Seat], seed: int, on_fault: FaultPolicy, names: tuple
     while not match.is_over and len(games) < MAX_GAMES_PER_MATCH:
         game_seed = seeds.randrange(2**63)
         state = match.new_game(seed=game_seed)
-        record = _play(seats, state, seed=game_seed, on_fault=on_fault, names=names, rng=fallback)
+        record = play_seats(seats, state, seed=game_seed, on_fault=on_fault, names=names, rng=fallback)
         games.append(record)
         assert record.result is not None
         match = Match((*match.results, record.result), match.first_dealer)

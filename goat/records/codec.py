@@ -169,10 +169,10 @@ def loads(text: str | bytes, *, verify: bool = True) -> GameRecord | MatchRecord
     not follow the rules, or whose deal is not the one its seed gives, is refused.  Raises
     :class:`~goat.records.RecordError` naming the field or the step.
     """
-    return from_json(_parse(text), verify=verify)
+    return from_json(parse_json(text), verify=verify)
 
 
-def _parse(text: str | bytes) -> object:
+def parse_json(text: str | bytes) -> object:
     """The JSON of a record: UTF-8 (bytes are decoded as nothing else, and a byte order mark is refused, as
     JSON text exchanged between systems has none: RFC 8259), every key of an object once."""
     if not isinstance(text, (str, bytes, bytearray)):

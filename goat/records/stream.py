@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator
 from typing import IO, Any
 
 from goat.errors import shown
-from goat.records.codec import GAME_FORMAT, MATCH_FORMAT, MAX_RECORD_BYTES, _parse, dumps, loads
+from goat.records.codec import GAME_FORMAT, MATCH_FORMAT, MAX_RECORD_BYTES, dumps, loads, parse_json
 from goat.records.values import GameRecord, MatchRecord, RecordError
 
 __all__ = ["read", "read_headers", "write"]
@@ -81,7 +81,7 @@ def read_headers(fp: IO[str] | IO[bytes]) -> Iterator[dict[str, str]]:
     """
     for number, line in _lines(fp):
         try:
-            data: Any = _parse(line)  # as loads reads it: UTF-8, each key once
+            data: Any = parse_json(line)  # as loads reads it: UTF-8, each key once
         except RecordError as error:
             raise RecordError(f"line {number}: {error}") from None
         if not isinstance(data, dict) or data.get("format") not in (GAME_FORMAT, MATCH_FORMAT):

@@ -457,7 +457,7 @@ _PHASES: Final = ("start_game", "a decision", "end_game")  #: what each of a rec
 
 
 def _check_fault_order(record: GameRecord, states: list[GameState]) -> None:
-    """The faults in the order the referee appends them (``goat.arena.game._play``), each decision's once.
+    """The faults in the order the referee appends them (``goat.arena.game.play_seats``), each decision's once.
 
     First ``start_game``'s, at move 0, by seat (each seat's hook is called once); then at most one fault per
     decision, by move number, each of the seat that was to move there; then ``end_game``'s (their reasons start

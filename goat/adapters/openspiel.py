@@ -148,7 +148,7 @@ class _Node:
     itself), and it pickles as the actions that reach it.  Its legal actions are worked out when first asked
     for; ``memo`` keeps what was worked out for a player (information-state strings, a view)."""
 
-    __slots__ = ("_legal", "action", "dealt", "memo", "move", "parent", "player", "rules", "state")
+    __slots__ = ("_legal", "action", "dealt", "key", "memo", "parent", "player", "rules", "state")
 
     def __init__(
         self,
@@ -157,18 +157,23 @@ class _Node:
         action: int,
         dealt: tuple[int, ...],
         state: GameState | None,
-        move: Move | None = None,
+        key: int = -1,
     ) -> None:
         self.rules = rules  # (returns, dealer)
         self.parent = parent
         self.action = action  # the action that reached this node (-1 for the first)
         self.dealt = dealt  # the deck's cards dealt so far, as card indices
         self.state = state  # None during the deal
-        self.move = move  # the move that reached this node, if a player's
+        self.key = key  # the kernel key of the move that reached this node, -1 if none (a deal)
         seat = _CHANCE if state is None else state.core[TO_MOVE]
         self.player = _TERMINAL if state is not None and seat < 0 else seat  # the kernel's -1: the game is over
         self._legal: dict[int, int] | None = None
         self.memo: dict[tuple[Any, int], Any] = {}  # by (what, player)
+
+    @property
+    def move(self) -> Move | None:
+        """The move that reached this node, if a player's (made when asked: rollouts never ask)."""
+        return None if self.key < 0 else move_by_key(self.key)
 
     def __deepcopy__(self, memo: Any) -> _Node:
         return self
@@ -206,13 +211,13 @@ class _Node:
             raise IllegalMoveError(f"action {action} is not legal for seat {self.player} now")
         core = step(self.state.core, key)
         assert core is not None, "a legal move steps"
-        return _Node(self.rules, self, action, self.dealt, state_of(core), move_by_key(key))
+        return _Node(self.rules, self, action, self.dealt, state_of(core), key)
 
     def trick(self) -> tuple[int, tuple[tuple[int, ...], ...]] | None:
         """If the move that reached this node ended a trick: its winner (R13) and the cards each seat then drew
         (R15), in the order drawn; else None."""
         parent = self.parent
-        if self.move is None or parent is None or parent.state is None or self.state is None:
+        if self.key < 0 or parent is None or parent.state is None or self.state is None:
             return None
         before, after = parent.state.core, self.state.core
         if len(after[TRICKS]) == len(before[TRICKS]):
@@ -276,7 +281,8 @@ class GoatState(pyspiel.State):  # type: ignore[misc]
         assert self._node.player == _CHANCE, "not a chance node"
         dealt = self._node.dealt
         left = sorted(set(range(36)) - set(dealt)) if len(dealt) < 36 else sorted(dealt[DEALT:])
-        return [(card, 1 / len(left)) for card in left]
+        chance = 1 / len(left)
+        return [(card, chance) for card in left]
 
     def _apply_action(self, action: int) -> None:
         self._node = self._node.child(action)

@@ -171,8 +171,7 @@ class _Node:
         self.memo: dict[tuple[Any, int], Any] = {}  # by (what, player)
 
     @property
-    def move(self) -> Move | None:
-        """The move that reached this node, if a player's (made when asked: rollouts never ask)."""
+    def move(self) -> Move | None:  # the move that reached this node, if a player's; rollouts never ask
         return None if self.key < 0 else move_by_key(self.key)
 
     def __deepcopy__(self, memo: Any) -> _Node:
@@ -281,8 +280,7 @@ class GoatState(pyspiel.State):  # type: ignore[misc]
         assert self._node.player == _CHANCE, "not a chance node"
         dealt = self._node.dealt
         left = sorted(set(range(36)) - set(dealt)) if len(dealt) < 36 else sorted(dealt[DEALT:])
-        chance = 1 / len(left)
-        return [(card, chance) for card in left]
+        return [(card, 1 / len(left)) for card in left]
 
     def _apply_action(self, action: int) -> None:
         self._node = self._node.child(action)
@@ -303,9 +301,8 @@ class GoatState(pyspiel.State):  # type: ignore[misc]
 
     def returns(self) -> list[float]:
         node = self._node
-        if node.player != _TERMINAL:
+        if node.player != _TERMINAL or node.state is None:
             return [0.0, 0.0, 0.0, 0.0]
-        assert node.state is not None
         return _returns(node.state, node.rules[0])
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> GoatState:
@@ -331,8 +328,7 @@ class GoatState(pyspiel.State):  # type: ignore[misc]
             world = goat.sample_world(seen, rng)
             deck = [card.index for card in world.deck] + [world.trump_card.index]
             moves = world.history
-            if sorted(deck[i] for i in where) != sorted(mine):
-                raise RuntimeError(f"goat.sample_world gave seat {player} a world where it did not receive its cards")
+            assert sorted(deck[i] for i in where) == sorted(mine), "sample_world keeps the cards a seat received"
         for i, card in zip(where, mine, strict=True):
             deck[i] = card
         for action in deck:

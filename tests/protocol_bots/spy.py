@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import socket
 import sys
 import time
@@ -216,25 +217,32 @@ def spin() -> dict[str, Any]:
 
 
 def memory() -> dict[str, Any]:
-    """Four processes that each hold ARGUMENT MiB: the bot's bound is for all of them together."""
+    """Four processes that each hold ARGUMENT MiB: the bot's bound is for all of them together.
+
+    Each child says when its block is filled; the attack waits until every child has said so or died (a fixed
+    wait would count a child still filling on a loaded machine as one that fits)."""
     held = []
+    ready, told = os.pipe()
     for _ in range(4):
         child = os.fork()
         if child == 0:
+            os.close(ready)
             block = bytearray(int(ARGUMENT) << 20)
             for at in range(0, len(block), 4096):
                 block[at] = 1
+            os.write(told, b"1")
             time.sleep(3600)
         held.append(child)
-    time.sleep(1.0)
-    alive = 0
-    for child in held:
-        try:
-            pid, _ = os.waitpid(child, os.WNOHANG)
-        except ChildProcessError:
-            continue
-        alive += pid == 0
-    return {"ok": alive == 4, "alive": alive}
+    os.close(told)
+    filled, dead = 0, set()
+    deadline = time.monotonic() + 8.0
+    while filled + len(dead) < 4 and time.monotonic() < deadline:
+        if select.select([ready], [], [], 0.05)[0]:
+            filled += len(os.read(ready, 4))
+        for child in held:
+            if child not in dead and os.waitpid(child, os.WNOHANG)[0] == child:
+                dead.add(child)
+    return {"ok": filled == 4, "filled": filled, "killed": len(dead)}
 
 
 def hog() -> dict[str, Any]:

@@ -120,6 +120,18 @@ def test_r23_withdrawn_plays_stay_in_the_history_after_a_molodka() -> None:
     assert seen.hand_sizes == (4, 4, 4, 0)
 
 
+def test_r14_a_pass_given_back_by_a_molodka_is_no_longer_passed() -> None:
+    # Found by a review: PlayerView.passed read the history, so it still listed a pass that a molodka had given
+    # back to the hand (R14).
+    state = run(game(HOLDER_HANDS, trump_card="AS"), "3 wait", "0 lead 10C", "3 wait", "1 pass 6C")
+    assert goat.view(state, 1).passed == frozenset(goat.cards("6C"))
+    state = run(state, "3 molodka 6H 7H 8H 9H")
+    seen = goat.view(state, 1)
+    assert seen.passed == frozenset() and goat.Card.from_str("6C") in seen.hand
+    state = run(state, "0 pass 10C JS 6D 7D")  # a pass that stands is passed
+    assert goat.view(state, 0).passed == frozenset(goat.cards("10C JS 6D 7D"))
+
+
 def test_views_are_values_and_bad_seats_are_rejected() -> None:
     state = goat.new_game(seed=8)
     assert goat.view(state, 2) == goat.view(state, 2)

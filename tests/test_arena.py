@@ -237,7 +237,7 @@ def test_progress_and_results_as_data_and_json() -> None:
     first = data["entrants"][0]
     assert first["matches"] == 2 and 0 <= first["match_win_interval"][0] <= first["match_win_rate"]
     table = result.table()
-    assert "greedy" in table and "95% interval" in table and str(result) == table
+    assert "greedy" in table and "95% CI" in table and str(result) == table
     greedy = result["greedy"]
     assert greedy.games > 0 and greedy.mean_defeat == greedy.defeat / greedy.games
 

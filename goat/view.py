@@ -29,7 +29,7 @@ from goat._core import (
     Seer,
     plays,
 )
-from goat.cards import DECK, Card, Suit, frozen_by_mask
+from goat.cards import DECK, Card, Suit, describe, frozen_by_mask
 from goat.errors import InvalidMoveError, InvalidViewError, shown
 from goat.moves import Move, MoveKind, move_by_key
 from goat.rules import legal_moves
@@ -175,6 +175,29 @@ class PlayerView:
     def is_over(self) -> bool:
         """Whether the game has ended (R17)."""
         return self.to_play is None
+
+    def __str__(self) -> str:
+        """What the seat sees, at a glance (as ``str`` of a :class:`~goat.GameState`; ``repr`` is the view in
+        full, as Python that makes it again).
+
+        >>> import goat
+        >>> print(goat.view(goat.play(goat.new_game(seed=3), "1 lead 7C"), 2))
+        seat 2 sees: trick 1, seat 2 to play; trump card 9S; dealer 0, leader 1; hand 7D 8D AH 8S;
+        hand sizes 4 3 4 4; stock 20; table 1 lead 7C; tricks won 0 : 0; defeat 0 : 0;
+        legal moves 2 beat 8S, 2 pass 7D, 2 pass 8D, 2 pass AH, 2 pass 8S
+        >>> goat.view(goat.new_game(seed=3), 0) == eval(repr(goat.view(goat.new_game(seed=3), 0)), vars(goat))
+        True
+        """
+        where = "game over" if self.to_play is None else f"trick {len(self.tricks) + 1}, seat {self.to_play} to play"
+        hand = describe(sum(1 << card.index for card in self.hand)) or "-"
+        won, defeat = self.tricks_won, self.defeat
+        return (
+            f"seat {self.seat} sees: {where}; trump card {self.trump_card}; "
+            f"dealer {self.dealer}, leader {self.leader}; hand {hand}; "
+            f"hand sizes {' '.join(map(str, self.hand_sizes))}; stock {self.stock_size}; "
+            f"table {', '.join(map(str, self.table)) or '-'}; tricks won {won[0]} : {won[1]}; "
+            f"defeat {defeat[0]} : {defeat[1]}; legal moves {', '.join(map(str, self.legal_moves)) or '-'}"
+        )
 
     def _repr_svg_(self) -> str:
         """What this seat sees, as a picture (other hands as backs): how Jupyter and IPython-based tools

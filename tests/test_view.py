@@ -132,6 +132,19 @@ def test_r14_a_pass_given_back_by_a_molodka_is_no_longer_passed() -> None:
     assert goat.view(state, 0).passed == frozenset(goat.cards("10C JS 6D 7D"))
 
 
+def test_printing_a_view_gives_a_summary_and_its_repr_makes_it_again() -> None:
+    # Found by a review: print(view) printed the whole repr, hundreds of characters of constructor calls.
+    state = run(game(["9H 10C QS 7S", "10H 9D JS 6C", "KH AH 8S 6D", "7H 8D KC AC"], trump_card="AD"), "0 lead QS 7S")
+    state = run(state, "1 pass 10H 6C")
+    assert str(goat.view(state, 3)) == (
+        "seat 3 sees: trick 1, seat 2 to play; trump card AD; dealer 3, leader 0; hand KC AC 8D 7H; "
+        "hand sizes 2 2 4 4; stock 20; table 0 lead 7S QS, 1 pass ?? ??; tricks won 0 : 0; defeat 0 : 0; legal moves -"
+    )  # the hand in deck order; another seat's pass face down (R23)
+    seen = goat.view(state, 2)
+    assert str(seen).endswith("legal moves " + ", ".join(map(str, seen.legal_moves)))
+    assert eval(repr(seen), vars(goat)) == seen  # repr stays Python that makes the view again
+
+
 def test_views_are_values_and_bad_seats_are_rejected() -> None:
     state = goat.new_game(seed=8)
     assert goat.view(state, 2) == goat.view(state, 2)

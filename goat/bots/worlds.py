@@ -252,6 +252,7 @@ class WorldSampler:
 
     def __init__(self, view: PlayerView) -> None:
         self.view = view
+        self._shown_by_a_world = False  # whether a world drawn has shown this very view (see _verified)
         me = view.seat
         history = view.history
         trump = self.trump = view.trump_card.index
@@ -585,8 +586,13 @@ class WorldSampler:
         win it, legal moves that are not the rules'); its worlds would show another view.
         """
         seen = self.view
+        if self._shown_by_a_world:
+            return world
+        # The first world alone is compared: every world drawn replays the view's history on the seat's hand, and
+        # what a view holds is a function of what its seat knows (R23), so all its worlds show one view.
         if view_of(world, seen.seat) != seen:
             raise WorldSamplingError(f"no game shows this view of seat {seen.seat}: its worlds show another view")
+        self._shown_by_a_world = True
         return world
 
     def _fill(

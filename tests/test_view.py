@@ -8,8 +8,10 @@ from collections.abc import Iterator
 
 import attrs
 import pytest
+from hypothesis import given
 
 import goat
+import goat.testing as gt
 from goat import Card, GameState, MoveKind, PlayerView
 from tests.conftest import game, reachable, run
 
@@ -143,6 +145,20 @@ def test_printing_a_view_gives_a_summary_and_its_repr_makes_it_again() -> None:
     seen = goat.view(state, 2)
     assert str(seen).endswith("legal moves " + ", ".join(map(str, seen.legal_moves)))
     assert eval(repr(seen), vars(goat)) == seen  # repr stays Python that makes the view again
+
+
+@given(gt.finished_games(molodka=True))
+def test_every_view_a_game_makes_passes_the_constructors_check(state: GameState) -> None:
+    # The engine makes its views past the constructor; the check a view made by hand gets (InvalidViewError for
+    # one no game shows) must accept all of them, along a whole game and at its end.
+    moves = state.history
+    for played in sorted({*range(0, len(moves), max(1, len(moves) // 12)), len(moves)}):
+        earlier = goat.new_game(
+            deck=state.deck, trump_card=state.trump_card, dealer=state.dealer, defeat=state.defeat, moves=moves[:played]
+        )
+        for seat in range(4):
+            seen = goat.view(earlier, seat)
+            assert attrs.evolve(seen) == seen
 
 
 def test_views_are_values_and_bad_seats_are_rejected() -> None:

@@ -861,7 +861,7 @@ def strategies_command(check: bool) -> None:
     console = _console()
     table = Table()
     for column in ("name", "distribution", "version", "factory", *(("status",) if check else ())):
-        table.add_column(column)
+        table.add_column(column, overflow="fold")  # a long name or version goes on the next line, never cut
     broken = 0
     for info in goat.available_strategies():
         # a plugin's metadata and errors are another distribution's text: escaped, shown as text

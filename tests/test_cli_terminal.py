@@ -227,7 +227,7 @@ def test_a_long_entrant_name_fits_a_terminal_and_is_whole_in_a_pipe() -> None:
     piped = subprocess.run(
         f"{goat_cmd} {command}", shell=True, cwd=ROOT, capture_output=True, text=True, check=True, timeout=120
     )
-    assert "…" not in piped.stdout and piped.stderr == ""  # no progress bar where nobody watches
+    assert "…" not in piped.stdout and "matches/s" not in piped.stderr  # no progress bar where nobody watches
     rows = _table_rows(piped.stdout.splitlines())
     assert set(rows) == {"greedy", "random", EXEC_BOT} and all(len(cells) == 8 for cells in rows.values())
     for name, cells in shown.items():  # the terminal shows the same numbers, fewer of them

@@ -166,8 +166,8 @@ class TournamentResult:
             ("faults", [str(e.faults) for e in entrants]),
         ]
         names = [printable(e.name) for e in entrants]  # a name is the organiser's text: no control reaches a terminal
-        widths = [max(len(head), *map(len, cells)) for head, cells in columns]
-        name_width = max(len("entrant"), *map(len, names))
+        widths = [max([len(head), *map(len, cells)]) for head, cells in columns]
+        name_width = max([len("entrant"), *map(len, names)])
         left_out = False
         if width is not None:
             # The intervals go first (the games' before the matches'), while the names would need shortening.

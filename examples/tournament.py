@@ -8,6 +8,7 @@ With no names, every bot `goat.available_strategies()` lists takes part.
 from __future__ import annotations
 
 import argparse
+import shutil
 import sys
 
 import goat
@@ -22,15 +23,20 @@ def main(argv: list[str] | None = None) -> arena.TournamentResult:
     args = parser.parse_args(argv)
     names = args.names or [info.name for info in goat.available_strategies()]
 
+    terminal = sys.stderr.isatty()  # progress is for a person watching: none in a log
+
     def progress(done: int, total: int) -> None:
         print(f"\r{done}/{total} matches", end="", file=sys.stderr, flush=True)
 
     try:
-        result = arena.run_tournament(names, matches=args.matches, seed=args.seed, progress=progress)
+        result = arena.run_tournament(
+            names, matches=args.matches, seed=args.seed, progress=progress if terminal else None
+        )
     except (ValueError, TypeError) as error:  # a bad --matches, --seed or name: said in one line, as argparse does
         parser.error(str(error))
-    print(file=sys.stderr)
-    print(result.table())
+    if terminal:
+        print(file=sys.stderr)
+    print(result.table(shutil.get_terminal_size().columns if sys.stdout.isatty() else None))
     print(f"\n{result.matches} matches in {result.seconds:.1f} s")
     return result
 

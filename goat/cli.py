@@ -29,7 +29,6 @@ from goat.records.values import MAX_SEED
 
 try:
     import click
-    from rich import box
     from rich.console import Console
     from rich.progress import (
         BarColumn,
@@ -60,15 +59,19 @@ from goat.view import view
 
 __all__ = ["main"]
 
-CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 80}  # help fits 80 columns
+
+
+#: The width of output to a file or a pipe: no line of it is ever cut or wrapped (a table as wide as it needs).
+PIPE_WIDTH = 10_000
 
 
 def _console() -> Console:
-    # In a terminal, rich wraps long lines between words at the terminal's width.  Piped output gets a
-    # fixed, roomy width and no wrapping, so tables are never squeezed and lines stay whole for other tools.
+    # In a terminal, rich wraps long lines between words at the terminal's width, and tables fit it.  Output to
+    # a file or a pipe is never wrapped nor cut: lines stay whole for other tools, tables as wide as they need.
     # No markup: names, paths and messages are shown as they are, "[greedy]" included.
     terminal = sys.stdout.isatty()
-    return Console(highlight=False, markup=False, soft_wrap=not terminal, width=None if terminal else 120)
+    return Console(highlight=False, markup=False, soft_wrap=not terminal, width=None if terminal else PIPE_WIDTH)
 
 
 def _load(
@@ -421,16 +424,20 @@ def _play_match(
             console.print(
                 Text(f"— Game {len(games) + 1}: seat {state.dealer} deals, seat {state.leader} leads —", style="bold")
             )
-        saved = False
+        interrupted = False
         try:
             state, finished = _play_game(console, state, seat, bots, names, len(games) + 1)
-        finally:  # also at Ctrl-C: what was played is kept
-            record = records.from_state(state, seed=game_seed, players=table.players())
-            saved = table.keep(console, [*games, record])
+        except _InterruptedError as stop:  # Ctrl-C: the game so far is kept, as when the person leaves
+            state, finished, interrupted = stop.state, False, True
+            console.print("\nInterrupted.")
+        record = records.from_state(state, seed=game_seed, players=table.players())
+        saved = table.keep(console, [*games, record])
         if not finished:
             if saved:
                 console.print(f"Saved to {table.save}; 'goat play --resume {table.save}' takes it up again.")
             console.print("Bye.")
+            if interrupted:
+                raise SystemExit(130)  # a shell's status for a command ended by Ctrl-C (128 + SIGINT)
             return
         games.append(record)
         result = score(state)
@@ -541,35 +548,48 @@ def _ask(console: Console, prompt: str) -> str | None:
     return line
 
 
+class _InterruptedError(Exception):
+    """Ctrl-C during a game, with the state it had reached: what ``goat play --save`` keeps."""
+
+    def __init__(self, state: GameState) -> None:
+        super().__init__("interrupted")
+        self.state = state
+
+
 def _play_game(
     console: Console, state: GameState, me: int, bots: dict[int, Strategy], names: dict[int, str], number: int
 ) -> tuple[GameState, bool]:
-    """Play the game on from ``state``; the state reached, and whether the game was played to its end."""
-    for s, bot in bots.items():
-        _bot_call(console, s, names, start_game, bot, view(state, s))
-    while not state.is_over:
-        seat = state.to_move
-        assert seat is not None
-        if seat == me:
-            move = _human_move(console, state, me, number, names)
-            if move is None:
-                return state, False
-        else:
-            seen = view(state, seat)
-            answer = _bot_call(console, seat, names, bots[seat].choose, seen, seen.legal_moves)
-            move = canonical_move(answer, seen.legal_moves)
-            if move is None:  # a broken bot must not stop the person's game
-                move = seen.legal_moves[0]
-        tricks = len(state.tricks)
-        state = play(state, move)
-        if move.kind is not goat.MoveKind.WAIT or move.seat == me:  # others' waits are private (R14, R23)
-            seen_move = view(state, me).history[-1]
-            console.print(Text("  ").append_text(tui.describe_play(seen_move, state.trump, me, names)))
-        if len(state.tricks) > tricks:
-            console.print(
-                f"  → {tui.seat_name(state.tricks[-1].winner, me, names)} "
-                f"{'take' if state.tricks[-1].winner == me else 'takes'} the trick."
-            )
+    """Play the game on from ``state``; the state reached, and whether the game was played to its end.
+
+    Ctrl-C raises :class:`_InterruptedError` with the state reached (a move is played whole or not at all)."""
+    try:
+        for s, bot in bots.items():
+            _bot_call(console, s, names, start_game, bot, view(state, s))
+        while not state.is_over:
+            seat = state.to_move
+            assert seat is not None
+            if seat == me:
+                move = _human_move(console, state, me, number, names)
+                if move is None:
+                    return state, False
+            else:
+                seen = view(state, seat)
+                answer = _bot_call(console, seat, names, bots[seat].choose, seen, seen.legal_moves)
+                move = canonical_move(answer, seen.legal_moves)
+                if move is None:  # a broken bot must not stop the person's game
+                    move = seen.legal_moves[0]
+            tricks = len(state.tricks)
+            state = play(state, move)
+            if move.kind is not goat.MoveKind.WAIT or move.seat == me:  # others' waits are private (R14, R23)
+                seen_move = view(state, me).history[-1]
+                console.print(Text("  ").append_text(tui.describe_play(seen_move, state.trump, me, names)))
+            if len(state.tricks) > tricks:
+                console.print(
+                    f"  → {tui.seat_name(state.tricks[-1].winner, me, names)} "
+                    f"{'take' if state.tricks[-1].winner == me else 'takes'} the trick."
+                )
+    except KeyboardInterrupt:
+        raise _InterruptedError(state) from None
     return state, True
 
 
@@ -801,7 +821,9 @@ def tournament_command(
     finally:
         if executor is not None:
             executor.shutdown()
-    console.print(_result_table(result))
+    console.print(Text("Duplicate round-robin", style="bold"))
+    # Fitted to a terminal's width; to a file or a pipe, whole (see TournamentResult.entrant_table).
+    console.print(result.entrant_table(console.width if console.is_terminal else None))
     console.print(f"{result.matches} matches in {result.seconds:.1f} s (seed {seed}).")
     if result.sandbox is not None:
         console.print(f"Sealed bots ran under: {result.sandbox}.")
@@ -814,25 +836,6 @@ def tournament_command(
             json_file.flush()
         except OSError as error:
             raise click.ClickException(f"cannot write {json_file.name}: {error.strerror}") from None
-
-
-def _result_table(result: arena.TournamentResult) -> Table:
-    table = Table(box=box.SIMPLE_HEAD, title="Duplicate round-robin", title_justify="left", pad_edge=False)
-    for column in ("entrant", "matches won", "95% CI", "games won", "95% CI", "defeat/game", "faults"):
-        table.add_column(column, justify="left" if column == "entrant" else "right", no_wrap=True)
-    for e in result.entrants:
-        ml, mh = e.match_win_interval
-        gl, gh = e.game_win_interval
-        table.add_row(
-            Text(printable(e.name)),  # as the organiser named it, but shown as text, never markup or controls
-            f"{e.match_wins}/{e.matches} {e.match_win_rate:6.1%}",
-            f"{ml:.1%}–{mh:.1%}",
-            f"{e.game_wins}/{e.games} {e.game_win_rate:6.1%}",
-            f"{gl:.1%}–{gh:.1%}",
-            f"{e.mean_defeat:.2f}",
-            str(e.faults),
-        )
-    return table
 
 
 # --- goat strategies --------------------------------------------------------------------
@@ -858,7 +861,7 @@ def strategies_command(check: bool) -> None:
     console = _console()
     table = Table()
     for column in ("name", "distribution", "version", "factory", *(("status",) if check else ())):
-        table.add_column(column)
+        table.add_column(column, overflow="fold")  # a long name or version goes on the next line, never cut
     broken = 0
     for info in goat.available_strategies():
         # a plugin's metadata and errors are another distribution's text: escaped, shown as text

@@ -82,7 +82,9 @@ def top_play(table: Sequence[_P]) -> _P:
 # --- new_game -----------------------------------------------------------------
 
 
-def _parse_deck(deck: Iterable[Card] | str) -> tuple[int, ...]:
+def deck_order(deck: Iterable[Card] | str) -> tuple[int, ...]:
+    """The card indices of ``deck`` in order: :class:`~goat.InvalidDealError` naming the cards that are there
+    twice and those missing, if it is not the 36 cards each once (R2).  Records check their decks with it."""
     if isinstance(deck, str):
         deck = cards(deck)
     elif isinstance(deck, (bytes, AbstractSet, Mapping)) or not isinstance(deck, Iterable):
@@ -162,7 +164,7 @@ def new_game(
         indices, at = shuffled(_Random(seed).getrandbits)
         trump = indices[DEALT + at]
     else:
-        indices = _parse_deck(deck)
+        indices = deck_order(deck)
         stock = indices[DEALT:]
         if trump_card is None:
             trump = stock[_Random(seed).randrange(len(stock))]
@@ -227,14 +229,27 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
 # --- play -----------------------------------------------------------------------
 
 
-def play(state: GameState, move: Move) -> GameState:
+def play(state: GameState, move: Move | str) -> GameState:
     """The state after ``move``; ``state`` itself is unchanged.
 
+    ``move`` may be text in move notation, whatever :meth:`Move.from_str` reads (as python-chess's
+    ``push_san`` takes a move's notation):
+
+    >>> import goat
+    >>> state = goat.new_game(seed=3)
+    >>> goat.play(state, "1 lead 7c") == goat.play(state, goat.Move.from_str("1 lead 7C"))
+    True
+
     Raises :class:`~goat.IllegalMoveError` (a :class:`ValueError`) saying why
-    when the rules forbid the move in this state.
+    when the rules forbid the move in this state, and :class:`~goat.InvalidMoveError` for text that is no move.
     """
     if type(move) is not Move or type(state) is not GameState:
-        raise TypeError(f"play() takes a GameState and a Move, not {type(state).__name__} and {type(move).__name__}")
+        if type(state) is GameState and isinstance(move, str):
+            return play(state, Move.from_str(move))
+        raise TypeError(
+            f"play() takes a GameState and a Move (or a move's text), not {type(state).__name__} and "
+            f"{type(move).__name__}"
+        )
     core = step(state.core, move.key)
     if core is None:
         raise IllegalMoveError(f"illegal move {move}: {_why_illegal(state, move)}")

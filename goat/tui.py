@@ -38,11 +38,14 @@ BACK = "▒▒"
 _RED = {Suit.HEARTS, Suit.DIAMONDS}
 
 HELP = """\
-Type the cards you play, e.g. '10h qh' or 'TH Q♥' (rank then suit: 6 7 8 9 10/T J Q K A, suit C D H S).
-  leading: the cards you lead (one suit)        answering: the cards you beat with
-  pass 7c 8c     pass those cards face down     molodka, m   declare your four cards of one suit
-  wait, w        keep your molodka for now      help, h, ?   this text and your legal moves
-  quit, exit     leave the match (asks first)"""
+Type the cards you play, e.g. '10h qh' or 'TH Q♥': rank (6 7 8 9 10/T J Q K A)
+then suit (C D H S).  Leading, the cards you lead (one suit); answering, the
+cards you beat with.
+  pass 7c 8c    pass those cards face down
+  molodka, m    declare your four cards of one suit
+  wait, w       keep your molodka for now
+  help, h, ?    this text and your legal moves
+  quit, exit    leave the match (asks first)"""
 
 
 class InputError(ValueError):

@@ -29,7 +29,7 @@ from goat._core import (
     Seer,
     plays,
 )
-from goat.cards import DECK, Card, Suit, frozen_by_mask
+from goat.cards import DECK, Card, Suit, describe, frozen_by_mask
 from goat.errors import InvalidMoveError, InvalidViewError, shown
 from goat.moves import Move, MoveKind, move_by_key
 from goat.rules import legal_moves
@@ -162,14 +162,42 @@ class PlayerView:
 
     @property
     def passed(self) -> frozenset[Card]:
-        """The cards this seat has passed face down this game (still in tricks or on the table)."""
-        mine = [m.cards for m in self.history if m.seat == self.seat and m.kind is MoveKind.PASS]
-        return frozenset().union(*mine)
+        """The cards this seat has passed face down this game (still in tricks or on the table).
+
+        Read from the tricks and the table, not the history: a pass that a molodka gave back (R14) is in
+        the history but no longer passed; its cards are in the hand again.
+        """
+        me, pass_ = self.seat, MoveKind.PASS
+        standing = [*(play for trick in self.tricks for play in trick.plays), *self.table]
+        return frozenset().union(*[m.cards for m in standing if m.seat == me and m.kind is pass_])
 
     @property
     def is_over(self) -> bool:
         """Whether the game has ended (R17)."""
         return self.to_play is None
+
+    def __str__(self) -> str:
+        """What the seat sees, at a glance (as ``str`` of a :class:`~goat.GameState`; ``repr`` is the view in
+        full, as Python that makes it again).
+
+        >>> import goat
+        >>> print(goat.view(goat.play(goat.new_game(seed=3), "1 lead 7C"), 2))
+        seat 2 sees: trick 1, seat 2 to play; trump card 9S; dealer 0, leader 1; hand 7D 8D AH 8S;
+        hand sizes 4 3 4 4; stock 20; table 1 lead 7C; tricks won 0 : 0; defeat 0 : 0;
+        legal moves 2 beat 8S, 2 pass 7D, 2 pass 8D, 2 pass AH, 2 pass 8S
+        >>> goat.view(goat.new_game(seed=3), 0) == eval(repr(goat.view(goat.new_game(seed=3), 0)), vars(goat))
+        True
+        """
+        where = "game over" if self.to_play is None else f"trick {len(self.tricks) + 1}, seat {self.to_play} to play"
+        hand = describe(sum(1 << card.index for card in self.hand)) or "-"
+        won, defeat = self.tricks_won, self.defeat
+        return (
+            f"seat {self.seat} sees: {where}; trump card {self.trump_card}; "
+            f"dealer {self.dealer}, leader {self.leader}; hand {hand}; "
+            f"hand sizes {' '.join(map(str, self.hand_sizes))}; stock {self.stock_size}; "
+            f"table {', '.join(map(str, self.table)) or '-'}; tricks won {won[0]} : {won[1]}; "
+            f"defeat {defeat[0]} : {defeat[1]}; legal moves {', '.join(map(str, self.legal_moves)) or '-'}"
+        )
 
     def _repr_svg_(self) -> str:
         """What this seat sees, as a picture (other hands as backs): how Jupyter and IPython-based tools
@@ -229,6 +257,85 @@ def _check_view(seen: PlayerView) -> None:
     legal = seen.legal_moves
     if type(legal) is not tuple or not all(type(move) is Move and move.seat == seat for move in legal):
         raise InvalidViewError(f"a view's legal_moves are a tuple of seat {seat}'s Move objects, not {shown(legal)}")
+    check_consistent(seen)
+
+
+def check_consistent(seen: PlayerView) -> None:
+    """Refuse a view whose fields, each of the right kind, no game could show together
+    (:class:`~goat.InvalidViewError`).
+
+    The history's plays must make up the finished tricks and the table (R10-R14), the draws after them the
+    stock and the hand sizes (R7, R15); the leader and the seat to play follow from them (R14, R16); the game is
+    over exactly when the stock and the hands are empty (R17); a seat due to play has legal moves, and one that
+    is not only a molodka's answer (R14).  The history shows no other seat's wait and no other seat's passed
+    cards (R23), and no card is in two places.  Whether the trick winners and the legal moves are the rules'
+    own is left to what reads the view (:func:`goat.sample_world` draws only worlds whose view is this one).
+    """
+    me, tricks, table = seen.seat, seen.tricks, seen.table
+    wait, pass_, molodka_kind, lead_kind = MoveKind.WAIT, MoveKind.PASS, MoveKind.MOLODKA, MoveKind.LEAD
+    sizes = [4, 4, 4, 4]  # R7
+    stock, done, winner = 20, 0, -1
+    trick: list[SeenMove] = []
+    lead: SeenMove | None = None  # the trick's lead (or molodka)
+    molodka = False  # whether the trick has its molodka (R14: one at most; a four-card lead is one)
+    for move in seen.history:
+        kind, owner, size = move.kind, move.seat, move.size
+        if kind is wait:
+            if owner != me:
+                raise InvalidViewError(f"a view's history shows seat {owner}'s wait, which only that seat sees (R14)")
+            continue
+        if kind is pass_ and (owner == me) != bool(move.cards):
+            raise InvalidViewError(f"a view shows its own passes' cards and no other seat's (R23), not {move}")
+        if kind is molodka_kind:
+            if molodka or size != 4:
+                raise InvalidViewError(f"a trick has one molodka at most, of four cards (R14): {move}")
+            for earlier in trick:  # the cards on the table go back to their owners
+                sizes[earlier.seat] += earlier.size
+            trick, lead = [], move
+        elif lead is None:
+            if kind is not lead_kind or (done and owner != winner):
+                raise InvalidViewError(f"a trick begins with its leader's lead, the last winner's (R16), not {move}")
+            lead = move
+        elif kind is lead_kind or owner != (lead.seat + len(trick)) & 3 or size != lead.size:
+            raise InvalidViewError(f"a trick's answers come in turn, as many cards as the lead (R11), not {move}")
+        if sizes[owner] < size:
+            raise InvalidViewError(f"a view's history has seat {owner} play more cards than it holds: {move}")
+        sizes[owner] -= size
+        molodka = molodka or size == 4
+        trick.append(move)
+        if len(trick) == 4:
+            if done == len(tricks) or tricks[done].plays != tuple(trick):
+                raise InvalidViewError(f"a view's tricks are not those its history played: trick {done + 1}")
+            winner = tricks[done].winner
+            rounds = min(lead.size, stock >> 2)  # R15: until each holds four again or the stock is empty
+            if rounds:
+                stock -= 4 * rounds
+                sizes = [held + rounds for held in sizes]
+            done += 1
+            trick, lead, molodka = [], None, False
+    if done != len(tricks) or tuple(trick) != table:
+        raise InvalidViewError("a view's tricks and table are not the plays of its history (R13, R14)")
+    if stock != seen.stock_size or tuple(sizes) != seen.hand_sizes:
+        raise InvalidViewError(
+            f"a view's history leaves {stock} cards in the stock and hands of {tuple(sizes)} (R7, R15), "
+            f"not {seen.stock_size} and {seen.hand_sizes}"
+        )
+    leader = table[0].seat if table else winner
+    if leader >= 0 and seen.leader != leader:
+        raise InvalidViewError(
+            f"a view's leader is {leader}, who leads its table or won its last trick, not {seen.leader}"
+        )
+    over = not stock and not any(sizes)
+    due = None if over else (seen.leader + len(table)) & 3
+    if seen.to_play != due:
+        raise InvalidViewError(f"a view's to_play is {due} (R11, R17), not {seen.to_play}")
+    legal = seen.legal_moves
+    answers = all(move.kind is molodka_kind or move.kind is wait for move in legal)
+    if (due == me and (not legal or answers)) or (due != me and not answers) or (over and legal):
+        raise InvalidViewError(f"a view's legal_moves do not fit its seat {me} with seat {due} due to play")
+    shown_cards = [seen.hand, *(play.cards for trick in tricks for play in trick.plays), *(p.cards for p in table)]
+    if len(frozenset().union(*shown_cards)) != sum(map(len, shown_cards)):
+        raise InvalidViewError("a view shows a card in two places: its hand, its tricks and its table hold it twice")
 
 
 # The fields in the order the Seer sets them (see goat._kernel.Seer.view).

@@ -237,9 +237,33 @@ def test_progress_and_results_as_data_and_json() -> None:
     first = data["entrants"][0]
     assert first["matches"] == 2 and 0 <= first["match_win_interval"][0] <= first["match_win_rate"]
     table = result.table()
-    assert "greedy" in table and "95% interval" in table and str(result) == table
+    assert "greedy" in table and "95% CI" in table and str(result) == table
     greedy = result["greedy"]
     assert greedy.games > 0 and greedy.mean_defeat == greedy.defeat / greedy.games
+
+
+def test_the_table_fits_a_width_by_leaving_out_intervals_then_shortening_names() -> None:
+    long = "a-bot-with-a-long-name[option=1,another=2]"
+    entrants = tuple(
+        arena.EntrantResult(name, 100, wins, 450, wins * 4, 500, 0)
+        for name, wins in ((long, 70), ("greedy", 55), ("random", 1))
+    )
+    result = arena.TournamentResult(entrants, 150, 1, 0.0)
+    whole = result.entrant_table()
+    assert long in whole and "…" not in whole and whole.count("95% CI") == 2 and whole == result.table()
+    cells = {line.split()[0]: line.split()[1:] for line in whole.splitlines()[2:]}
+    assert cells["greedy"] == ["55/100", "55.0%", "45–64%", "220/450", "48.9%", "44–53%", "1.11", "0"]
+    for width, dropped in ((120, ()), (100, (5,)), (80, (2, 5)), (60, (2, 5))):
+        fitted = result.entrant_table(width).splitlines()
+        assert all(len(line) <= width for line in fitted), width
+        assert fitted[0].count("95% CI") == 2 - len(dropped)
+        assert (fitted[-1] == f"(95% CI left out to fit {width} columns)") == bool(dropped)
+        for line in fitted[2:5]:
+            shown, *numbers = line.split()  # (no name here has a space)
+            (name,) = [full for full in cells if full == shown or full.startswith(shown.removesuffix("…"))]
+            assert numbers == [cell for i, cell in enumerate(cells[name]) if i not in dropped]  # never a cut number
+        assert (long in "\n".join(fitted)) == (width >= 100)
+    assert arena.TournamentResult((), 0, 1, 0.0).entrant_table(80).startswith("entrant")  # no entrant: headers
 
 
 def test_tournament_arguments_are_checked() -> None:

@@ -761,6 +761,19 @@ def test_without_gymnasium_the_env_names_its_extra() -> None:
     assert "import goat.batch" in code  # goat.batch itself imports without Gymnasium
 
 
+def test_without_numpy_goat_batch_names_its_extra() -> None:
+    # Found by a review: import goat.batch without numpy failed with numpy's own ModuleNotFoundError, where every
+    # other extra's module names the extra to install.
+    import subprocess
+    import sys
+
+    code = "import sys; sys.modules['numpy'] = None\nimport goat.batch"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert done.returncode == 1
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith("goat.errors.MissingExtraError: goat.batch needs numpy: pip install 'goat-cards[batch]'")
+
+
 def test_counts_no_memory_could_hold_are_refused_before_anything_is_made() -> None:
     # Found by a review: each of these went on to allocate until the machine ran out of memory.
     from goat.batch import vector_env

@@ -55,10 +55,17 @@ def test_benchmark_runs() -> None:
     assert "decisions/s" in out and "legal_moves" in out
 
 
-def test_tournament_prints_its_table() -> None:
-    out = run_example("tournament.py", "greedy", "random", "--matches", "4")
-    assert "entrant" in out and "greedy" in out and "random" in out
-    assert "4 matches in" in out
+def test_tournament_prints_its_table_and_no_progress_into_a_log() -> None:
+    # Found by a review: with standard error not a terminal (a log), the example wrote a progress line per match.
+    done = subprocess.run(
+        [sys.executable, str(EXAMPLES / "tournament.py"), "greedy", "random", "--matches", "4"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    assert "entrant" in done.stdout and "greedy" in done.stdout and "random" in done.stdout
+    assert "4 matches in" in done.stdout and done.stderr == ""
 
 
 def test_pettingzoo_example_plays_a_game() -> None:

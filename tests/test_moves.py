@@ -6,6 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import goat
+import goat.testing as gt
 from goat import DECK, Card, InvalidMoveError, Move, MoveKind, cards
 
 
@@ -123,3 +125,25 @@ def test_constructor_checks_types_and_seat() -> None:
 def test_a_moves_cards_must_be_a_collection_named_in_the_error() -> None:
     with pytest.raises(TypeError, match="a move's cards are Card objects or card text"):
         Move(MoveKind.LEAD, 1, None)  # type: ignore[arg-type]
+
+
+@given(gt.game_states(min_moves=0, max_moves=30), st.data())
+def test_play_takes_a_moves_text_as_move_from_str_reads_it(state: goat.GameState, data: st.DataObject) -> None:
+    # As python-chess's push_san: goat.play(state, "1 lead QH") plays the move that text stands for.
+    if state.is_over:
+        return
+    move = data.draw(st.sampled_from(goat.legal_moves(state)))
+    for text in (str(move), str(move).lower()):
+        assert goat.play(state, text) == goat.play(state, move)
+
+
+def test_play_refuses_text_that_is_no_move_or_no_legal_one() -> None:
+    state = goat.new_game(seed=3)
+    with pytest.raises(InvalidMoveError, match="not a move: 'lead QH'"):
+        goat.play(state, "lead QH")
+    with pytest.raises(goat.IllegalMoveError, match="it is seat 1's turn, not seat 2's"):
+        goat.play(state, "2 lead 6C")
+    with pytest.raises(TypeError, match="a Move \\(or a move's text\\)"):
+        goat.play(state, b"1 lead 7C")  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        goat.play("1 lead 7C", "1 lead 7C")  # type: ignore[arg-type]

@@ -157,6 +157,16 @@ def test_a_match_may_end_with_an_unfinished_game_only() -> None:
 # --- strict, total reading: each defect the issue names ------------------------------------------
 
 
+def test_a_deck_with_a_card_twice_is_refused_naming_the_card(record: GameRecord) -> None:
+    # Found by a review: such a record was refused with "the 36 cards, each once, not 36 of them", naming no card.
+    first, second, *rest = (str(card) for card in record.deck)
+    with pytest.raises(RecordError, match=f"twice: {first}; missing: {second}$"):
+        records.loads(tamper(record, lambda d: d.update(deck=" ".join([first, first, *rest]))))
+    with pytest.raises(RecordError, match=f"twice: {first}; missing: {second}$"):
+        attrs.evolve(record, deck=(record.deck[0], record.deck[0], *record.deck[2:]))  # made by hand: checked alike
+    assert attrs.evolve(record, deck=record.deck) == record
+
+
 @pytest.mark.parametrize(
     ("change", "message"),
     [
@@ -202,7 +212,7 @@ def test_a_match_may_end_with_an_unfinished_game_only() -> None:
         (lambda d: d.update(comments={"9999": "x"}), "a comment on move 9999"),
         (lambda d: d.pop("moves"), "missing field 'moves'"),
         (lambda d: d.update(dealer="0"), "field 'dealer' must be an integer"),
-        (lambda d: d.update(deck="6C 7C"), "deck is the 36 cards, each once, not 2"),
+        (lambda d: d.update(deck="6C 7C"), "deck: a deck is the 36 distinct cards .* 2 cards, not 36"),
         (lambda d: d.update(trump_card="ZZ"), "trump_card"),
         (lambda d: d.update(defeat=[0]), "two integers"),
         (lambda d: d["result"].pop("balls"), "result: missing field 'balls'"),
@@ -529,7 +539,7 @@ def test_from_state_refuses_what_loads_would_refuse() -> None:
         ({"faults": [1]}, TypeError, "Fault values"),
         ({"deck": None}, TypeError, "Card values in order"),
         ({"moves": None}, TypeError, "Move values in order"),
-        ({"deck": goat.DECK[:35]}, RecordError, "the 36 cards, each once"),
+        ({"deck": goat.DECK[:35]}, RecordError, "the 36 distinct cards .* 35 cards, not 36; missing: AS"),
     ],
 )
 def test_a_game_record_refuses_values_no_record_holds(

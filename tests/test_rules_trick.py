@@ -122,9 +122,10 @@ def test_illegal_moves_say_why_and_leave_the_state_alone(
     assert Move.from_str(bad) not in goat.legal_moves(state)
 
 
-def test_play_takes_only_moves() -> None:
-    with pytest.raises(TypeError, match="Move"):
-        goat.play(goat.new_game(seed=1), "1 lead 6C")  # type: ignore[arg-type]
+def test_play_takes_only_moves_or_their_text() -> None:
+    for other in (b"1 lead 6C", 7, None, ["1 lead 6C"]):
+        with pytest.raises(TypeError, match="Move"):
+            goat.play(goat.new_game(seed=1), other)  # type: ignore[arg-type]
 
 
 def test_trick_winner_last_beat_wins() -> None:

@@ -589,3 +589,58 @@ def test_a_world_with_its_history_asked_for_by_any_true_value_has_it() -> None:
         assert sampler.position(random.Random(1), history=flag) == sampler.position(random.Random(1), history=True)
     for flag in (False, 0, None):
         assert sampler.position(random.Random(1), history=flag) == sampler.position(random.Random(1), history=False)
+
+
+def _plausible_changes(seen: goat.PlayerView) -> st.SearchStrategy[dict[str, Any]]:
+    """One field of ``seen`` changed to another value of its kind, as a caller might by hand."""
+    seats = st.integers(0, 3)
+    history, table, tricks, legal = seen.history, seen.table, seen.tricks, seen.legal_moves
+    options: list[st.SearchStrategy[dict[str, Any]]] = [
+        seats.map(lambda seat: {"seat": seat}),
+        seats.map(lambda seat: {"dealer": seat}),
+        seats.map(lambda seat: {"leader": seat}),
+        st.sampled_from([None, 0, 1, 2, 3]).map(lambda seat: {"to_play": seat}),
+        st.integers(0, 5).map(lambda n: {"stock_size": 4 * n}),
+        st.tuples(seats, st.integers(0, 4)).map(
+            lambda change: {
+                "hand_sizes": tuple(change[1] if s == change[0] else n for s, n in enumerate(seen.hand_sizes))
+            }
+        ),
+        gt.cards().map(lambda card: {"trump_card": card}),
+        st.tuples(gt.cards(), gt.cards()).map(lambda two: {"hand": seen.hand - {two[0]} | {two[1]}}),
+        st.sampled_from([(), table[:-1], history[-1:], table + history[:1]]).map(lambda t: {"table": t}),
+        st.sampled_from([(), tricks[:-1], tricks[1:], tricks[::-1]]).map(lambda t: {"tricks": t}),
+        st.sampled_from([(), history[:-1], history[1:]]).map(lambda h: {"history": h}),
+        st.tuples(st.integers(0, 11), st.integers(0, 11)).map(lambda d: {"defeat": d}),
+        st.sampled_from([(), legal[:1], legal[1:], legal[::-1]]).map(lambda m: {"legal_moves": m}),
+    ]
+    return st.one_of(options)
+
+
+@given(gt.game_states(molodka=True), st.integers(0, 3), st.data())
+def test_a_view_changed_by_hand_is_refused_or_sampled_as_itself(state: GameState, seat: int, data: Any) -> None:
+    # Found by a review: sample_world of attrs.evolve(view, legal_moves=()), table=() or to_play=None returned a
+    # world whose view was another, and of tricks=() failed with an IndexError.  A view no game shows is refused
+    # where it is made (InvalidViewError) or by sample_world (WorldSamplingError); any other is sampled as itself.
+    seen = goat.view(state, seat)
+    change = data.draw(_plausible_changes(seen))
+    try:
+        changed = attrs.evolve(seen, **change)
+    except goat.InvalidViewError:
+        return
+    try:
+        world = goat.sample_world(changed, random.Random(data.draw(st.integers(0, 2**32))))
+    except goat.WorldSamplingError:
+        return
+    assert goat.view(world, changed.seat) == changed, change
+
+
+@pytest.mark.parametrize("change", ["legal_moves", "table", "to_play", "tricks"])
+def test_the_views_changed_by_hand_that_a_review_found_are_refused(change: str) -> None:
+    state = goat.new_game(seed=4)
+    for _ in range(9):
+        state = goat.play(state, goat.legal_moves(state)[0])
+    seen = goat.view(state, state.to_move)
+    assert seen.table and seen.tricks and seen.legal_moves
+    with pytest.raises(goat.InvalidViewError):
+        attrs.evolve(seen, **{change: None if change == "to_play" else ()})

@@ -28,14 +28,14 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import IO, Any, Final, TypeVar
 
 from goat.cards import DECK, Card
-from goat.errors import GoatError, InvalidMoveError, shown
+from goat.errors import GoatError, InvalidMoveError, InvalidViewError, shown
 from goat.moves import Move
 from goat.plugins import load_strategy, parse_spec, plugin_description
 from goat.records import codec
 from goat.records.codec import notation
 from goat.scoring import GameResult
 from goat.strategy import Strategy, end_game, start_game
-from goat.view import PlayerView, SeenMove, SeenTrick, checked_view
+from goat.view import PlayerView, SeenMove, SeenTrick, check_consistent, checked_view
 
 __all__ = [
     "MAX_LINE",
@@ -406,7 +406,8 @@ def view_from_json(data: object) -> PlayerView:
 
     ``view_from_json(view_to_json(view)) == view`` for every view.  It reads exact JSON types only (``true``
     is no seat), and refuses a view that contradicts itself (a hand of another size than ``hand_sizes`` says,
-    a legal move of another seat).
+    a legal move of another seat, a table that is not the end of its history: what :class:`~goat.PlayerView`
+    refuses).
     """
     where = "view"
     if not isinstance(data, dict):
@@ -437,7 +438,7 @@ def view_from_json(data: object) -> PlayerView:
             f"{where}: the legal moves are the seat's own, each once, not {shown(list(map(str, legal)))}"
         )
     to_play = data.get("to_play", 0)
-    return checked_view(  # all checked here: past the constructor's own check, which would repeat it
+    seen = checked_view(  # its fields checked here: past the constructor's own check, which would repeat it
         seat,
         hand,
         trump_card,
@@ -452,6 +453,11 @@ def view_from_json(data: object) -> PlayerView:
         defeat,
         legal,
     )
+    try:
+        check_consistent(seen)  # the rest of the constructor's check: parts that no game shows together
+    except InvalidViewError as error:
+        raise ProtocolError(f"{where}: {error}") from None
+    return seen
 
 
 def result_from_json(data: object) -> tuple[GameResult, int | None]:

@@ -9,7 +9,7 @@ from typing import Any
 
 import attrs
 
-from goat.errors import shown
+from goat.errors import printable, shown
 
 __all__ = ["EntrantResult", "MatchOutcome", "TournamentResult", "totals", "wilson_interval"]
 
@@ -137,29 +137,69 @@ class TournamentResult:
             indent=indent,
         )
 
-    def table(self) -> str:
-        """A plain-text table, one row per entrant, with 95% Wilson intervals."""
-        width = max([len("entrant")] + [len(e.name) for e in self.entrants])
-        head = (
-            f"{'entrant':<{width}}  {'matches won':>17}  {'95% interval':>13}  {'games won':>15}  "
-            f"{'95% interval':>13}  {'defeat/game':>11}  {'faults':>6}"
-        )
-        rows = [head, "-" * len(head)]
-        for e in self.entrants:
-            ml, mh = e.match_win_interval
-            gl, gh = e.game_win_interval
-            rows.append(
-                f"{e.name:<{width}}  {e.match_wins:>5}/{e.matches:<5} {e.match_win_rate:>5.1%}  "
-                f"{ml:>5.1%}–{mh:<6.1%}  {e.game_wins:>5}/{e.games:<5} {e.game_win_rate:>3.0%}  "
-                f"{gl:>5.1%}–{gh:<6.1%}  {e.mean_defeat:>11.2f}  {e.faults:>6}"
-            )
+    def table(self, width: int | None = None) -> str:
+        """A plain-text table, one row per entrant, with 95% Wilson intervals (:meth:`entrant_table`), then a
+        line per void match and what confined the sealed bots."""
+        rows = [self.entrant_table(width)]
         rows += [f"void: {' vs '.join(v.teams)} (seed {v.seed}): {v.void}" for v in self.void]
         if self.sandbox is not None:
             rows.append(f"sealed bots: {self.sandbox}")
         return "\n".join(rows)
 
+    def entrant_table(self, width: int | None = None) -> str:
+        """The entrants' rows, best first: matches and games won, each with its win rate and 95% interval
+        ("95% CI", in percent), the mean defeat-scores gained per game, and the faults.
+
+        Without ``width`` nothing is cut, whatever the names.  With ``width`` (a terminal's columns) the table
+        fits it: the interval columns are left out first (a last line says so), then names are shortened
+        with "…"; a number is never cut.
+        """
+        entrants = self.entrants
+        columns: list[tuple[str, list[str]]] = [
+            ("matches", [f"{e.match_wins}/{e.matches}" for e in entrants]),
+            ("won", [f"{e.match_win_rate:.1%}" for e in entrants]),
+            ("95% CI", [_percents(e.match_win_interval) for e in entrants]),
+            ("games", [f"{e.game_wins}/{e.games}" for e in entrants]),
+            ("won", [f"{e.game_win_rate:.1%}" for e in entrants]),
+            ("95% CI", [_percents(e.game_win_interval) for e in entrants]),
+            ("defeat", [f"{e.mean_defeat:.2f}" for e in entrants]),
+            ("faults", [str(e.faults) for e in entrants]),
+        ]
+        names = [printable(e.name) for e in entrants]  # a name is the organiser's text: no control reaches a terminal
+        widths = [max([len(head), *map(len, cells)]) for head, cells in columns]
+        name_width = max([len("entrant"), *map(len, names)])
+        left_out = False
+        if width is not None:
+            # The intervals go first (the games' before the matches'), while the names would need shortening.
+            for optional in (5, 2):
+                if name_width + sum(widths) + 2 * len(widths) <= width:
+                    break
+                left_out = True
+                del columns[optional], widths[optional]
+            room = width - sum(widths) - 2 * len(widths)
+            if name_width > room:
+                name_width = max(room, len("entrant"))
+                names = [name if len(name) <= name_width else name[: name_width - 1] + "…" for name in names]
+        heads = [f"{head:>{w}}" for (head, _), w in zip(columns, widths, strict=True)]
+        lines = [
+            "  ".join([f"{'entrant':<{name_width}}", *heads]),
+            "  ".join(["-" * name_width, *("-" * w for w in widths)]),
+        ]
+        for row, name in enumerate(names):
+            cells = [f"{cells[row]:>{w}}" for (_, cells), w in zip(columns, widths, strict=True)]
+            lines.append("  ".join([f"{name:<{name_width}}", *cells]))
+        if left_out:
+            lines.append(f"(95% CI left out to fit {width} columns)")
+        return "\n".join(lines)
+
     def __str__(self) -> str:
         return self.table()
+
+
+def _percents(interval: tuple[float, float]) -> str:
+    """An interval in whole percent: ``72–100%``."""
+    low, high = interval
+    return f"{low * 100:.0f}–{high:.0%}"
 
 
 def totals(titles: Iterable[str], outcomes: Iterable[MatchOutcome]) -> tuple[EntrantResult, ...]:

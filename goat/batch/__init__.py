@@ -25,6 +25,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from goat.errors import MissingExtraError
+
+try:
+    import numpy  # noqa: F401 - every part of the batch engine is numpy arrays
+except ImportError as error:
+    raise MissingExtraError("goat.batch", "numpy", "batch", error) from None
+
 from goat.batch.games import Batch, IllegalActionError, Results, from_decks, from_stream, new_games
 from goat.batch.playouts import Playouts, random_playouts
 from goat.batch.policies import greedy_lite_actions, uniform_actions

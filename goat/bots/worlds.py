@@ -92,6 +92,7 @@ from goat._core import (
 from goat.moves import Move, MoveKind
 from goat.state import GameState, state_of
 from goat.view import PlayerView
+from goat.view import view as view_of
 
 __all__ = ["WorldSamplingError", "sample_world"]
 
@@ -251,6 +252,7 @@ class WorldSampler:
 
     def __init__(self, view: PlayerView) -> None:
         self.view = view
+        self._shown_by_a_world = False  # whether a world drawn has shown this very view (see _verified)
         me = view.seat
         history = view.history
         trump = self.trump = view.trump_card.index
@@ -375,6 +377,10 @@ class WorldSampler:
                 self._direct = (ends, where)
         self._possible = all(special.total > 0 for special in specials) and len(self._unknown) + len(specials) == sum(
             place.room for place in places
+        )
+        # A seat with no map at all for its cards (a view changed by hand: the trump card in a dealt hand, say).
+        self._possible = self._possible and all(
+            (held.bound if held.specials else held.count(self, ())) for held in seats
         )
         # --- my own map: how many I have does not depend on the placement ---
         mine = seats[me]
@@ -568,9 +574,26 @@ class WorldSampler:
                     if self._fill(deck, mine, self._my_map, generic, rng):
                         world = self._replay(deck, contents, extra, rng)
                         if world is not None:
-                            return world
+                            return self._verified(world)
                     tries += 1
         raise WorldSamplingError(f"no world consistent with the view of seat {me} was found in {ATTEMPTS} attempts")
+
+    def _verified(self, world: GameState) -> GameState:
+        """``world``, whose view is the sampler's view; else :class:`WorldSamplingError`.
+
+        A view that a game made always passes: its worlds are drawn to show it.  One changed by hand may pass
+        :class:`~goat.PlayerView`'s checks and still be one no game shows (a trick won by a seat that did not
+        win it, legal moves that are not the rules'); its worlds would show another view.
+        """
+        seen = self.view
+        if self._shown_by_a_world:
+            return world
+        # The first world alone is compared: every world drawn replays the view's history on the seat's hand, and
+        # what a view holds is a function of what its seat knows (R23), so all its worlds show one view.
+        if view_of(world, seen.seat) != seen:
+            raise WorldSamplingError(f"no game shows this view of seat {seen.seat}: its worlds show another view")
+        self._shown_by_a_world = True
+        return world
 
     def _fill(
         self,
@@ -748,8 +771,9 @@ def sample_world(view: PlayerView, rng: random.Random) -> GameState:
     """A full game state drawn uniformly from those consistent with ``view`` (R23); see the module docs.
 
     ``view(result, view.seat) == view`` always holds.  Raises
-    :class:`WorldSamplingError` if no consistent world is found.  Calls with the same view object
-    analyse it once.
+    :class:`WorldSamplingError` if no consistent world is found: a view that no game shows, changed by hand
+    in a way :class:`~goat.PlayerView` itself cannot refuse (a trick won by the wrong seat).  Calls with the
+    same view object analyse it once.
     """
     for seen, sampler in _RECENT:
         if seen is view:

@@ -15,9 +15,9 @@ from typing import Any, Final
 import attrs
 
 from goat.cards import Card
-from goat.errors import GoatError, shown
+from goat.errors import GoatError, InvalidDealError, shown
 from goat.moves import Move
-from goat.rules import new_game, play
+from goat.rules import deck_order, new_game, play
 from goat.scoring import FORFEIT_DEFEAT as _FORFEIT_DEFEAT
 from goat.scoring import GameResult, Match, score
 from goat.seats import check_seat, is_seat
@@ -204,8 +204,10 @@ class GameRecord:
     comments: tuple[tuple[int, str], ...] = attrs.field(default=(), converter=_comments)
 
     def __attrs_post_init__(self) -> None:
-        if len(self.deck) != 36 or len({card.index for card in self.deck}) != 36:
-            raise RecordError(f"a record's deck is the 36 cards, each once, not {len(self.deck)} of them")
+        try:  # the rules' check of a deck: it names the cards there twice and those missing (R2)
+            deck_order(self.deck)
+        except InvalidDealError as error:
+            raise RecordError(f"a record's deck: {error}") from None
         if not isinstance(self.trump_card, Card):
             raise TypeError(f"a record's trump card is a Card, not {shown(self.trump_card)}")
         check_seat(self.dealer, "a record's dealer", RecordError)

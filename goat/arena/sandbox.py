@@ -35,7 +35,7 @@ from typing import Final, Literal
 
 import attrs
 
-from goat.errors import shown
+from goat.errors import install_command, shown
 
 __all__ = [
     "DEFAULT_MEMORY_MB",
@@ -183,7 +183,7 @@ def _syscall_filter() -> tuple[bytes | None, str]:
     try:
         import pyseccomp as seccomp  # type: ignore[import-untyped]
     except (ImportError, OSError) as error:  # the binding, or the system's libseccomp, is missing
-        return None, f"no libseccomp binding ({error}): pip install 'goat-cards[sandbox]'"
+        return None, f"no libseccomp binding ({error}): {install_command('sandbox')}"
     import errno
 
     try:

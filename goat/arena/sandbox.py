@@ -52,7 +52,10 @@ __all__ = [
     "probe",
 ]
 
+#: How sealed bots are confined: ``"required"`` refuses to start one where a protection is missing, ``"auto"``
+#: plays with what the machine has (saying what is missing), ``"none"`` asks for no sandbox at all.
 Sandbox = Literal["auto", "required", "none"]
+#: The values of :data:`Sandbox`.
 SANDBOXES: Final = ("auto", "required", "none")
 
 #: Memory of a bot, all its processes together, when nobody sets ``memory_mb``.

@@ -45,7 +45,11 @@ html_css_files = ["goat.css"]
 autodoc_typehints = "description"
 autodoc_member_order = "bysource"
 autodoc_default_options = {"members": True, "show-inheritance": True}
-autodoc_type_aliases = {"FaultPolicy": "goat.arena.FaultPolicy", "Sandbox": "goat.arena.sandbox.Sandbox"}
+autodoc_type_aliases = {
+    "FaultPolicy": "goat.arena.FaultPolicy",
+    "Sandbox": "goat.arena.sandbox.Sandbox",
+    "Validator": "jsonschema.protocols.Validator",  # imported for type checking only (goat.records.validator)
+}
 
 # Intersphinx links to Python, attrs and Hypothesis.  The docs build without the web: each inventory is read from
 # the copy vendored in docs/_inventories/ first (the web only if that copy is missing), and the links it makes
@@ -68,9 +72,9 @@ intersphinx_timeout = 5
 # Every cross-reference must resolve (tests/test_docs_build.py builds with -W, and checks every local link and anchor
 # of the built site), except these, which have no target to resolve to:
 nitpicky = True
-# numpy, Gymnasium, PettingZoo and OpenSpiel types in the adapters' and the batch engine's signatures: their
-# projects' inventories are not vendored (docs/_inventories/), so they show as plain names.
-nitpick_ignore_regex = [(r"py:.*", r"(numpy|np|gymnasium|pettingzoo|pyspiel|open_spiel)(\..+)?")]
+# numpy, Gymnasium, PettingZoo, OpenSpiel and jsonschema types in goat's signatures: their projects' inventories
+# are not vendored (docs/_inventories/), so they show as plain names.
+nitpick_ignore_regex = [(r"py:.*", r"(numpy|np|gymnasium|pettingzoo|pyspiel|open_spiel|jsonschema)(\..+)?")]
 nitpick_ignore = [
     # standard library classes that autodoc names by their private home, or that Python's docs do not list
     ("py:class", "concurrent.futures._base.Executor"),

@@ -17,9 +17,11 @@ default ``~/.cache/goat-cards/mypyc``; ``~/Library/Caches`` on macOS, ``%LOCALAP
 made of the two sources, this file, the mypy version, the Python version and ABI, the platform and the C compiler
 settings; a build whose key is there copies the core instead of compiling it again.  ``GOAT_BUILD_CACHE=0``
 turns the cache off; ``GOAT_BUILD_CACHE=<directory>`` puts it there.  The newest :data:`CACHE_KEEP` entries
-are kept (about 1 MB each).  For an editable install the extension is written into the source tree, next to
-``_kernel.py`` (git ignores it), because an editable install imports goat from there; each build
-first removes the one the last build of that interpreter left there.
+are kept (about 1 MB each).  pip still sets up the build's environment with mypy in it: the key needs its version.
+
+**Editable installs**: the extension is written into the source tree, next to ``_kernel.py`` (git ignores it),
+because an editable install imports goat from there; each build first removes the one the last build of that
+interpreter left there.
 
 **The sdist**: hatchling force-includes the .gitignore it honours in every sdist, past any
 ``exclude``; a source distribution has no use for it (tests/test_packaging.py checks what the sdist
@@ -146,7 +148,7 @@ class CustomBuildHook(BuildHookInterface):  # type: ignore[misc]
             )
             return built
         self.app.display_waiting(
-            "goat: compiling the rules core (goat/_kernel.py, goat/bots/_search.py) with mypyc; this takes 20 s "
+            "goat: compiling the rules core (goat/_kernel.py, goat/bots/_search.py) with mypyc; this takes 10 s "
             "to a minute, once for each change of the sources or toolchain.  GOAT_PURE_PYTHON=1 skips it (the "
             "pure-Python core is about half as fast)"
         )

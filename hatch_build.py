@@ -9,9 +9,19 @@ the untouched sources; ``goat/_core.py`` chooses between the two builds at impor
 -- no C compiler or Python headers, not CPython, a mypyc error -- prints a warning and leaves a
 pure-Python wheel (tagged ``py3-none-any``) that works the same, only slower.  ``GOAT_PURE_PYTHON=1``
 in the environment of the build skips the compilation (and the build needs neither mypy nor
-setuptools then).  For an editable install the extension is written into the source tree, next to
-``_kernel.py`` (git ignores it), because an editable install imports goat from there; each build
-first removes the one the last build of that interpreter left there.
+setuptools then).  The build says on standard error that it is compiling and how to skip it (pip shows a build's
+output with ``pip install -v``; without ``-v`` only its "Building wheel ..." line).
+
+**The cache**: a compiled core is kept in the user's cache directory (``$XDG_CACHE_HOME/goat-cards/mypyc``, by
+default ``~/.cache/goat-cards/mypyc``; ``~/Library/Caches`` on macOS, ``%LOCALAPPDATA%`` on Windows) under a key
+made of the two sources, this file, the mypy version, the Python version and ABI, the platform and the C compiler
+settings; a build whose key is there copies the core instead of compiling it again.  ``GOAT_BUILD_CACHE=0``
+turns the cache off; ``GOAT_BUILD_CACHE=<directory>`` puts it there.  The newest :data:`CACHE_KEEP` entries
+are kept (about 1 MB each).  pip still sets up the build's environment with mypy in it: the key needs its version.
+
+**Editable installs**: the extension is written into the source tree, next to ``_kernel.py`` (git ignores it),
+because an editable install imports goat from there; each build first removes the one the last build of that
+interpreter left there.
 
 **The sdist**: hatchling force-includes the .gitignore it honours in every sdist, past any
 ``exclude``; a source distribution has no use for it (tests/test_packaging.py checks what the sdist
@@ -20,6 +30,7 @@ ships).
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import sys
@@ -40,8 +51,45 @@ GROUP = "goat._ccore"
 COMPILE_REQUIRES = ["mypy>=1.18", "setuptools>=61"]
 
 
+#: How many compiled cores the cache keeps, the most recently used first.
+CACHE_KEEP = 8
+
+
 def _pure_requested() -> bool:
     return os.environ.get("GOAT_PURE_PYTHON", "") not in ("", "0")
+
+
+def cache_directory() -> Path | None:
+    """Where compiled cores are kept (``GOAT_BUILD_CACHE``, else the platform's user cache), or None: no cache."""
+    setting = os.environ.get("GOAT_BUILD_CACHE", "")
+    if setting == "0":
+        return None
+    if setting:
+        return Path(setting)
+    if sys.platform == "win32":
+        base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Caches"
+    else:  # the XDG base directory specification: a relative XDG_CACHE_HOME is to be ignored
+        xdg = os.environ.get("XDG_CACHE_HOME", "")
+        base = Path(xdg) if os.path.isabs(xdg) else Path.home() / ".cache"
+    return base / "goat-cards" / "mypyc"
+
+
+def cache_key(root: Path) -> str:
+    """What the compiled core depends on: the sources and this build script, the toolchain and the platform."""
+    import mypy.version
+
+    parts = [(root / source).read_bytes() for source in SOURCES]
+    parts.append((root / "hatch_build.py").read_bytes())
+    toolchain = [mypy.version.__version__, sys.version, sys.implementation.cache_tag, _extension_suffix()]
+    toolchain += [sysconfig.get_platform(), str(sysconfig.get_config_var("CC"))]
+    toolchain += [os.environ.get(name, "") for name in ("CC", "CFLAGS", "LDFLAGS")]
+    parts += [text.encode() for text in toolchain]
+    digest = hashlib.sha256()
+    for part in parts:  # each part length-prefixed, so that no two lists of parts hash alike
+        digest.update(len(part).to_bytes(8, "big") + part)
+    return digest.hexdigest()[:32]
 
 
 class CustomBuildHook(BuildHookInterface):  # type: ignore[misc]
@@ -69,7 +117,7 @@ class CustomBuildHook(BuildHookInterface):  # type: ignore[misc]
             return
         self._scratch = Path(tempfile.mkdtemp(prefix="goat-mypyc-"))  # removed in finalize()
         try:
-            built = _compile(root, self._scratch)
+            built = self._compiled_core(root, self._scratch)
         except (Exception, SystemExit) as error:  # mypyc reports some failures with sys.exit()
             self.app.display_warning(
                 f"goat: could not compile the rules core ({type(error).__name__}: {error}); "
@@ -84,7 +132,33 @@ class CustomBuildHook(BuildHookInterface):  # type: ignore[misc]
                 build_data["force_include"][str(path)] = target
         build_data["pure_python"] = False
         build_data["infer_tag"] = True
-        self.app.display_info(f"goat: compiled the rules core with mypyc: {', '.join(p.name for p in built)}")
+        self.app.display_info(f"goat: the compiled rules core: {', '.join(p.name for p in built)}")
+
+    def _compiled_core(self, root: Path, scratch: Path) -> list[Path]:
+        """The compiled core's files in ``scratch``: copied from the cache, or compiled (and then cached)."""
+        cache = cache_directory()
+        key = cache_key(root)
+        entry = None if cache is None else cache / key
+        if entry is not None and entry.is_dir():
+            os.utime(entry)  # recently used: kept the longest
+            built = [Path(shutil.copy2(path, scratch)) for path in sorted(entry.iterdir())]
+            self.app.display_info(
+                f"goat: the sources and toolchain are unchanged: reusing the rules core compiled before ({entry}; "
+                "GOAT_BUILD_CACHE=0 compiles it afresh)"
+            )
+            return built
+        self.app.display_waiting(
+            "goat: compiling the rules core (goat/_kernel.py, goat/bots/_search.py) with mypyc; this takes 10 s "
+            "to a minute, once for each change of the sources or toolchain.  GOAT_PURE_PYTHON=1 skips it (the "
+            "pure-Python core is about half as fast)"
+        )
+        built = _compile(root, scratch)
+        if entry is not None:
+            try:
+                _store(entry, built)
+            except OSError as error:  # a read-only or full disk costs the next build its time, nothing more
+                self.app.display_warning(f"goat: could not cache the compiled rules core in {entry.parent}: {error}")
+        return built
 
     def finalize(self, version: str, build_data: dict[str, Any], artifact_path: str) -> None:
         scratch = getattr(self, "_scratch", None)
@@ -93,6 +167,25 @@ class CustomBuildHook(BuildHookInterface):  # type: ignore[misc]
 
     def clean(self, versions: list[str]) -> None:
         _remove_in_place(Path(self.root))
+
+
+def _store(entry: Path, built: list[Path]) -> None:
+    """Put ``built`` in the cache as ``entry`` (whole or not at all), and drop the least recently used entries."""
+    entry.parent.mkdir(parents=True, exist_ok=True)
+    partial = Path(tempfile.mkdtemp(prefix=f"{entry.name}.", dir=entry.parent))
+    for path in built:
+        shutil.copy2(path, partial)
+    try:
+        partial.rename(entry)  # atomic: a concurrent build sees the entry whole or not at all
+    except OSError:  # a concurrent build stored the same key first
+        shutil.rmtree(partial, ignore_errors=True)
+    others = sorted(
+        (path for path in entry.parent.iterdir() if path.is_dir() and "." not in path.name and path != entry),
+        key=lambda path: path.stat().st_mtime,
+        reverse=True,
+    )
+    for old in others[CACHE_KEEP - 1 :]:
+        shutil.rmtree(old, ignore_errors=True)
 
 
 def _extension_suffix() -> str:

@@ -9,6 +9,7 @@ argument, as in the standard library.
 
 from __future__ import annotations
 
+import re
 from typing import Any, Final
 
 __all__ = [
@@ -110,7 +111,34 @@ class MissingExtraError(GoatError, ImportError):
     """
 
     def __init__(self, feature: str, needs: str, extra: str, cause: ImportError) -> None:
-        super().__init__(f"{feature} needs {needs}: pip install 'goat-cards[{extra}]' ({cause})", name=cause.name)
+        super().__init__(f"{feature} needs {needs}: {install_command(extra)} ({cause})", name=cause.name)
+
+
+def install_command(extra: str) -> str:
+    """A pip command that installs goat-cards' ``extra`` (``"cli"``, or several: ``"batch,gymnasium"``).
+
+    It names the extra's requirements, read from goat-cards' installed metadata, so that it works however goat-cards
+    was installed (from a checkout, a wheel file or an index) -- ``pip install 'goat-cards[cli]'`` needs goat-cards
+    on an index.  Without metadata (goat imported from a source tree), the extra's own form.
+    """
+    from importlib import metadata
+
+    extras = set(extra.split(","))
+    try:
+        declared = metadata.requires("goat-cards") or []
+    except metadata.PackageNotFoundError:
+        declared = []
+    # hatchling writes each requirement of an extra as "name>=x; extra == 'cli'", nested extras flattened
+    requirements = [
+        found.group(1)
+        for line in declared
+        if (found := re.fullmatch(r"""([^;]+?)\s*;\s*extra\s*==\s*["']([^"']+)["']""", line))
+        and found.group(2) in extras
+    ]
+    if not requirements:
+        return f"pip install 'goat-cards[{extra}]'"
+    listed = " ".join(f"'{requirement}'" for requirement in dict.fromkeys(requirements))
+    return f"pip install {listed} (goat-cards[{extra}])"
 
 
 #: The longest reason a fault (or a strategy's failure) keeps, in characters.

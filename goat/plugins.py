@@ -81,7 +81,7 @@ class StrategyInfo:
     """One discovered strategy, described without importing it."""
 
     name: str
-    distribution: str | None  #: the distribution declaring it; ``None`` for :func:`register_strategy`
+    distribution: str | None  #: the distribution declaring it; ``None`` for :func:`~goat.register_strategy`
     version: str | None
     target: str  #: ``"package.module:factory"``, or the factory's qualified name when registered in-process
 
@@ -133,7 +133,7 @@ def register_strategy(name: str, factory: Callable[..., Any], *, replace: bool =
 
 
 def registered_factory(name: str) -> Callable[..., Any] | None:
-    """The factory :func:`register_strategy` made loadable as ``name`` in this process, or ``None``.
+    """The factory :func:`~goat.register_strategy` made loadable as ``name`` in this process, or ``None``.
 
     A tournament sends it to its worker processes, which may lack the registration.
     """
@@ -142,7 +142,7 @@ def registered_factory(name: str) -> Callable[..., Any] | None:
 
 
 def unregister_strategy(name: str) -> None:
-    """Forget a strategy made loadable by :func:`register_strategy`."""
+    """Forget a strategy made loadable by :func:`~goat.register_strategy`."""
     _check_name(name)
     if _REGISTERED.pop(name, None) is None:
         raise KeyError(f"no strategy named {shown(name)} was registered in this process")
@@ -216,7 +216,7 @@ def available_strategies() -> tuple[StrategyInfo, ...]:
     """Every strategy that can be asked for by name, sorted by name, without importing any of them.
 
     Installed plugins come from the ``goat.strategies`` entry point group;
-    in-process ones from :func:`register_strategy` (they win over an installed
+    in-process ones from :func:`~goat.register_strategy` (they win over an installed
     plugin of the same name only if registered with ``replace=True``).  A name
     that two distributions claim is listed once per claim; loading it raises
     :class:`StrategyLoadError` naming both, while every other name still loads.
@@ -238,10 +238,10 @@ def available_strategies() -> tuple[StrategyInfo, ...]:
 def strategy_factory(name: str) -> Callable[..., Any]:
     """The factory of the strategy called ``name``, importing its plugin if needed.
 
-    Besides the names of installed plugins and of :func:`register_strategy`, two forms name a
+    Besides the names of installed plugins and of :func:`~goat.register_strategy`, two forms name a
     strategy directly: ``"package.module:factory"`` imports that factory (as an entry point would),
     and ``"exec:COMMAND"`` runs ``COMMAND`` as a protocol bot in a child process: its factory is
-    :data:`EXEC_FACTORY` (:class:`goat.arena.sealed.ProcessStrategy`) given the command, and takes
+    :data:`~goat.plugins.EXEC_FACTORY` (:class:`goat.arena.sealed.ProcessStrategy`) given the command, and takes
     ``seed``, ``time_limit``, ``memory_mb``, ``cpu_seconds`` and the class's other options.
 
     Raises :class:`StrategyLoadError` naming the plugin, its distribution and
@@ -290,7 +290,7 @@ def plugin_description(name: str) -> str | None:
 def entry_point(name: str) -> metadata.EntryPoint:
     """The installed entry point that provides ``name``, found without importing anything.
 
-    Raises what :func:`strategy_factory` raises for a name that no plugin, or two, provide.
+    Raises what :func:`~goat.strategy_factory` raises for a name that no plugin, or two, provide.
     """
     found = _discovered()
     entry = found.entries.get(name)
@@ -467,7 +467,7 @@ def load_strategy(name: str, **options: Any) -> Strategy:
     """Build the strategy called ``name``: ``factory(**options)`` (``seed=`` among them).
 
     ``name`` may carry options, as in ``"ismcts[time_ms=50]"`` (see
-    :func:`parse_spec`); they are passed with ``options``.  Raises
+    :func:`~goat.plugins.parse_spec`); they are passed with ``options``.  Raises
     :class:`StrategyLoadError` if the plugin cannot be loaded, its factory
     raises, or what it builds has no ``choose(view, legal)``.
     """

@@ -140,7 +140,7 @@ class GameState:
     the same match context.
     """
 
-    #: The kernel's position (see :mod:`goat._kernel`); :func:`state_of` makes a state of one.
+    #: The kernel's position (see ``goat._kernel``); ``goat.state.state_of`` makes a state of one.
     core: Core
 
     def __attrs_post_init__(self) -> None:

@@ -562,5 +562,5 @@ def test_openspiels_cpp_ismcts_crashes_on_its_own_python_game() -> None:
 def test_the_adapter_without_its_extra_names_it() -> None:
     code = "import sys; sys.modules['pyspiel'] = None; import goat.adapters.openspiel"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert done.returncode != 0 and "pip install 'goat-cards[openspiel]'" in done.stderr
+    assert done.returncode != 0 and "(goat-cards[openspiel])" in done.stderr and "'open-spiel>=1.5'" in done.stderr
     assert "During handling" not in done.stderr  # one message, not a chained traceback

@@ -6,11 +6,13 @@ build that silently fell back to pure Python fails there instead of passing slow
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -107,3 +109,127 @@ def test_the_lazy_names_are_still_goats() -> None:
     assert {"sample_world", "WorldSamplingError"} <= set(goat.__all__) <= set(dir(goat))
     with pytest.raises(AttributeError, match="no attribute 'nonesuch'"):
         goat.nonesuch  # type: ignore[attr-defined]  # noqa: B018
+
+
+# --- the build: hatch_build.py's cache of compiled cores ------------------------------------------------------------
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class Messages:
+    """A stand-in for hatchling's Application: keeps what the build hook displays."""
+
+    def __init__(self) -> None:
+        self.shown: list[str] = []
+
+    def display_info(self, message: str = "") -> None:
+        self.shown.append(message)
+
+    display_waiting = display_warning = display_info
+
+
+@pytest.fixture
+def build_script(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """hatch_build.py over a copy of the sources in ``tmp_path/src``, its cache in ``tmp_path/cache``, mypyc faked.
+
+    The fake compiler counts its runs in ``compiled`` and makes one "extension" holding the sources it was given.
+    """
+    pytest.importorskip("hatchling")
+    pytest.importorskip("mypy")
+    if sys.implementation.name != "cpython":
+        pytest.skip("the build compiles on CPython only")
+    source = tmp_path / "src"
+    for path in ("goat/_kernel.py", "goat/bots/_search.py", "hatch_build.py"):
+        (source / path).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / path, source / path)
+    spec = importlib.util.spec_from_file_location("goat_hatch_build", ROOT / "hatch_build.py")
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    script.compiled = []
+
+    def fake_compile(root: Path, scratch: Path) -> list[Path]:
+        script.compiled.append(root)
+        (scratch / "lib").mkdir()
+        built = scratch / "lib" / f"_ccore__mypyc{script._extension_suffix()}"
+        built.write_bytes(b"".join((root / path).read_bytes() for path in script.SOURCES))
+        return [built]
+
+    monkeypatch.setattr(script, "_compile", fake_compile)
+    monkeypatch.delenv("GOAT_PURE_PYTHON", raising=False)
+    monkeypatch.setenv("GOAT_BUILD_CACHE", str(tmp_path / "cache"))
+    script.source = source
+    return script
+
+
+def build_wheel(script: Any) -> tuple[dict[str, bytes], list[str]]:
+    """Run the build hook as a wheel build does: the compiled files it puts in the wheel, and what it displayed."""
+    messages = Messages()
+    hook = script.CustomBuildHook(str(script.source), {}, None, None, str(script.source), "wheel", messages)
+    build_data: dict[str, Any] = {"force_include": {}}
+    hook.initialize("standard", build_data)
+    files = {target: Path(path).read_bytes() for path, target in build_data["force_include"].items()}
+    hook.finalize("standard", build_data, "")
+    return files, messages.shown
+
+
+def test_the_build_says_it_compiles_and_how_to_skip_it(build_script: Any) -> None:
+    files, shown = build_wheel(build_script)
+    assert list(files) == [f"goat/_ccore__mypyc{build_script._extension_suffix()}"]
+    assert any("compiling the rules core" in line and "GOAT_PURE_PYTHON=1 skips it" in line for line in shown), shown
+
+
+def test_a_second_build_of_the_same_sources_reuses_the_compiled_core(build_script: Any) -> None:
+    first, _ = build_wheel(build_script)
+    second, shown = build_wheel(build_script)
+    assert len(build_script.compiled) == 1  # mypyc ran once
+    assert second == first
+    assert any("reusing the rules core compiled before" in line for line in shown), shown
+
+
+@pytest.mark.parametrize("source", ["goat/_kernel.py", "goat/bots/_search.py"])
+def test_a_changed_source_is_compiled_again(build_script: Any, source: str) -> None:
+    first, _ = build_wheel(build_script)
+    edited = build_script.source / source
+    edited.write_text(edited.read_text(encoding="utf-8") + "\n# an edit\n", encoding="utf-8")
+    second, _ = build_wheel(build_script)
+    assert len(build_script.compiled) == 2
+    assert second != first
+    assert build_wheel(build_script)[0] == second  # and that one is cached in turn
+    assert len(build_script.compiled) == 2
+
+
+def test_another_mypy_compiles_again(build_script: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    import mypy.version
+
+    build_wheel(build_script)
+    monkeypatch.setattr(mypy.version, "__version__", mypy.version.__version__ + ".post1")
+    build_wheel(build_script)
+    assert len(build_script.compiled) == 2
+
+
+def test_goat_build_cache_0_turns_the_cache_off(build_script: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GOAT_BUILD_CACHE", "0")
+    build_wheel(build_script)
+    build_wheel(build_script)
+    assert len(build_script.compiled) == 2
+    assert build_script.cache_directory() is None
+
+
+def test_the_cache_lives_in_the_users_cache_directory(build_script: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("GOAT_BUILD_CACHE")
+    monkeypatch.setenv("XDG_CACHE_HOME", "/somewhere/cache")
+    if sys.platform.startswith("linux"):
+        assert build_script.cache_directory() == Path("/somewhere/cache/goat-cards/mypyc")
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative")  # ignored, as the XDG specification says
+    assert "relative" not in build_script.cache_directory().parts
+
+
+def test_the_cache_keeps_the_newest_entries(build_script: Any) -> None:
+    kernel = build_script.source / "goat/_kernel.py"
+    for edit in range(build_script.CACHE_KEEP + 2):
+        kernel.write_text(kernel.read_text(encoding="utf-8") + f"\n# edit {edit}\n", encoding="utf-8")
+        build_wheel(build_script)
+    entries = list(build_script.cache_directory().iterdir())
+    assert len(entries) == build_script.CACHE_KEEP
+    assert build_script.cache_key(build_script.source) in {path.name for path in entries}

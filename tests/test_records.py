@@ -19,7 +19,6 @@ from goat.records import GameRecord, MatchRecord, RecordError
 from tests.conftest import random_game
 
 jsonschema = pytest.importorskip("jsonschema")
-referencing = pytest.importorskip("referencing")
 
 
 def finished(seed: int) -> goat.GameState:
@@ -36,12 +35,8 @@ def record() -> GameRecord:
 
 
 def validator(name: str) -> Any:
-    resources = [
-        (records.schema(f)["$id"], referencing.Resource.from_contents(records.schema(f))) for f in records.SCHEMA_FILES
-    ]
-    schema = records.schema(name)
-    jsonschema.Draft202012Validator.check_schema(schema)
-    return jsonschema.Draft202012Validator(schema, registry=referencing.Registry().with_resources(resources))
+    jsonschema.Draft202012Validator.check_schema(records.schema(name))
+    return records.validator(name)  # no registry: each schema carries what it refers to (tests/test_schemas.py)
 
 
 def tamper(record: GameRecord | MatchRecord, change: Callable[[dict[str, Any]], object]) -> str:

@@ -217,7 +217,7 @@ def test_goat_testing_without_hypothesis_is_one_short_error_naming_the_extra() -
     assert done.returncode != 0
     last = done.stderr.strip().splitlines()[-1]
     assert last.startswith("goat.errors.MissingExtraError: goat.testing needs Hypothesis")
-    assert "pip install 'goat-cards[testing]'" in last
+    assert "pip install 'hypothesis>=6.100' (goat-cards[testing])" in last
     assert "During handling" not in done.stderr  # not chained
     assert len(done.stderr.strip().splitlines()) <= 8  # the traceback of the import alone (3.13 adds carets)
 

@@ -21,10 +21,10 @@ standard error) in the :class:`~goat.records.GameRecord`, and a tournament alway
 >>> sum(record.result.points), record.faults
 (120, ())
 
-The package holds one concern per module: :mod:`goat.arena.game` (one game and one match under a
+The package holds one concern per module: ``goat.arena.game`` (one game and one match under a
 fault policy), :mod:`goat.arena.protocol` (the bot protocol's messages, and the bot side),
-:mod:`goat.arena.sealed` (bots in child processes), :mod:`goat.arena.tournament` (tournaments on
-any :class:`concurrent.futures.Executor`) and :mod:`goat.arena.stats` (the results).
+:mod:`goat.arena.sealed` (bots in child processes), ``goat.arena.tournament`` (tournaments on
+any :class:`concurrent.futures.Executor`) and ``goat.arena.stats`` (the results); their names are all here.
 """
 
 from __future__ import annotations

@@ -486,7 +486,8 @@ def result_from_json(data: object) -> tuple[GameResult, int | None]:
 # --- schemas -------------------------------------------------------------------------------
 
 #: The JSON Schema files shipped in ``goat/schemas/protocol/``: each message from the referee, each
-#: reply of a bot, the view and the result (draft 2020-12; they refer to each other by relative ``$ref``).
+#: reply of a bot, the view and the result (draft 2020-12; each ``$id`` is a ``urn:goat-cards:protocol:1:`` name, and a
+#: schema that refers to another carries a copy of it in its ``$defs``, so that each works alone).
 SCHEMA_FILES: Final = ("referee.json", "bot.json", "view.json", "result.json")
 
 

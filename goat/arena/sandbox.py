@@ -35,7 +35,7 @@ from typing import Final, Literal
 
 import attrs
 
-from goat.errors import shown
+from goat.errors import install_command, shown
 
 __all__ = [
     "DEFAULT_MEMORY_MB",
@@ -52,7 +52,10 @@ __all__ = [
     "probe",
 ]
 
+#: How sealed bots are confined: ``"required"`` refuses to start one where a protection is missing, ``"auto"``
+#: plays with what the machine has (saying what is missing), ``"none"`` asks for no sandbox at all.
 Sandbox = Literal["auto", "required", "none"]
+#: The values of :data:`Sandbox`.
 SANDBOXES: Final = ("auto", "required", "none")
 
 #: Memory of a bot, all its processes together, when nobody sets ``memory_mb``.
@@ -183,7 +186,7 @@ def _syscall_filter() -> tuple[bytes | None, str]:
     try:
         import pyseccomp as seccomp  # type: ignore[import-untyped]
     except (ImportError, OSError) as error:  # the binding, or the system's libseccomp, is missing
-        return None, f"no libseccomp binding ({error}): pip install 'goat-cards[sandbox]'"
+        return None, f"no libseccomp binding ({error}): {install_command('sandbox')}"
     import errno
 
     try:

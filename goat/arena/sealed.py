@@ -101,7 +101,7 @@ class BotFault(GoatError):  # noqa: N818 - "fault" is the arena's word (records.
 
 
 def check_seconds(value: object, what: str) -> float:
-    """``value`` as a time limit: a number of seconds above 0, at most :data:`MAX_TIME_LIMIT` (NaN and infinity
+    """``value`` as a time limit: a number of seconds above 0, at most ``MAX_TIME_LIMIT`` (NaN and infinity
     are none); :class:`TypeError` or :class:`ValueError` naming ``what`` otherwise."""
     if not isinstance(value, (int, float)) or isinstance(value, bool):
         raise TypeError(f"{what} must be a number of seconds, not {shown(value)}")
@@ -268,7 +268,7 @@ class BotProcess:
             pass
 
     def close(self) -> None:
-        """Say ``quit``, give the bot :data:`QUIT_GRACE` seconds to exit, then kill its process group."""
+        """Say ``quit``, give the bot ``QUIT_GRACE`` seconds to exit, then kill its process group."""
         process = self._process
         if process is None:
             return
@@ -447,7 +447,7 @@ class ProcessStrategy:
     - ``seed``: what the bot is told in ``hello``; ``None`` (the arena's choice) draws one from the
       system's random source, which says nothing about any deal or any other bot's seed.
     - ``time_limit``: the seconds it has for each reply, ``hello`` included unless ``startup_limit``
-      is given (default :data:`DEFAULT_TIME_LIMIT`).
+      is given (default :data:`~goat.arena.sealed.DEFAULT_TIME_LIMIT`).
     - ``memory_mb``, ``cpu_seconds``, ``processes``: bounds of the bot, all its processes together
       (defaults :data:`~goat.arena.sandbox.DEFAULT_MEMORY_MB`, none,
       :data:`~goat.arena.sandbox.DEFAULT_PROCESSES`; ``None`` for none).

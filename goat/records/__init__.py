@@ -6,8 +6,8 @@ A :class:`MatchRecord` holds a match's games in order.  :func:`dumps` and :func:
 one record (version 2; version 1 records still load), strictly: anything malformed, inconsistent or
 hostile raises :class:`RecordError` naming the field or the step.  :func:`write` and :func:`read`
 handle files of many records, JSON Lines, one record at a time.  :func:`replay` rebuilds every state.
-The JSON Schemas ship in ``goat/schemas/records/``; the documentation's "Game records" page describes
-the format.
+The JSON Schemas ship in ``goat/schemas/records/`` (:func:`schema`, :func:`validator`); the documentation's "Game
+records" page describes the format.
 
 >>> import random, goat
 >>> from goat import records
@@ -40,6 +40,7 @@ from goat.records.codec import (
     result_to_json,
     schema,
     to_json,
+    validator,
 )
 from goat.records.values import (
     FAULT_KINDS,
@@ -84,6 +85,7 @@ __all__ = [
     "schema",
     "to_html",
     "to_json",
+    "validator",
     "write",
 ]
 

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from goat.cards import DECK, Card
-from goat.errors import GoatError, shown
+from goat.errors import GoatError, MissingExtraError, shown
 from goat.moves import Move
 from goat.records.values import (
     FAULT_KINDS,
@@ -28,6 +28,9 @@ from goat.records.values import (
     replay,
 )
 from goat.scoring import GameResult
+
+if TYPE_CHECKING:
+    from jsonschema.protocols import Validator
 
 __all__ = [
     "FORMAT_VERSION",
@@ -43,14 +46,17 @@ __all__ = [
     "result_to_json",
     "schema",
     "to_json",
+    "validator",
 ]
 
 GAME_FORMAT: Final = "goat-game-record"
 MATCH_FORMAT: Final = "goat-match-record"
 #: The version :func:`dumps` writes; :func:`loads` reads it and version 1.
 FORMAT_VERSION: Final = 2
-#: Where the JSON Schemas of version 2 live; a record's ``$schema`` is this and ``game.json`` or ``match.json``.
-SCHEMA_URL: Final = "https://goat-cards.readthedocs.io/en/latest/_static/schemas/records/2/"
+#: What the ``$id`` of each JSON Schema of version 2 starts with -- a name, not an address: the schemas ship in the
+#: package (:func:`schema`), no host serves them -- and a record's ``$schema``: this and ``game.json`` or
+#: ``match.json``.  (Records written before 0.1 name a documentation host there; any text is read.)
+SCHEMA_URL: Final = "urn:goat-cards:records:2:"
 #: The largest record :func:`loads` reads, in bytes: a game with every bot faulting at every move, each
 #: fault with its stderr, stays far below it.
 MAX_RECORD_BYTES: Final = 32 << 20
@@ -68,6 +74,24 @@ def schema(name: str) -> dict[str, Any]:
 
     found: dict[str, Any] = json.loads(resources.files("goat").joinpath("schemas", "records", name).read_text("utf-8"))
     return found
+
+
+def validator(name: str) -> Validator:
+    """A JSON Schema (draft 2020-12) validator of one of the records' schemas, :data:`SCHEMA_FILES`.
+
+    ``validator("match.json").validate(json.loads(text))`` raises :class:`jsonschema.ValidationError` for a
+    record that breaks the schema.  Each schema file carries the definitions it refers to, so plain
+    ``jsonschema.validate(record, schema(name))`` and ``check-jsonschema --schemafile match.json`` work as well.
+    Needs jsonschema (``goat-cards[schemas]``); what the schemas cannot say, :func:`loads` checks.
+    """
+    try:
+        import jsonschema
+    except ImportError as error:
+        raise MissingExtraError("goat.records.validator", "jsonschema", "schemas", error) from None
+    found = schema(name)
+    checker = jsonschema.Draft202012Validator.FORMAT_CHECKER
+    made: Validator = jsonschema.Draft202012Validator(found, format_checker=checker)
+    return made
 
 
 # --- writing -------------------------------------------------------------------------------------

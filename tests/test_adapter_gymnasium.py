@@ -115,7 +115,7 @@ def test_rendering(capsys: pytest.CaptureFixture[str]) -> None:
     human.reset(seed=1)
     assert human.render() is None and "seat 0:" in capsys.readouterr().out
     with pytest.raises(ValueError, match="render_mode"):
-        GoatEnv(render_mode="rgb_array")
+        GoatEnv(render_mode="rgb")
 
 
 def test_bad_options_are_refused() -> None:

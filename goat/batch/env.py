@@ -20,6 +20,8 @@ about its molodka, R14); the other seats' decisions are made inside the step, al
 - **Seeds**: ``reset(seed=s)`` deals game ``k`` of the run (counting every sub-environment's games, in the
   order they are dealt) with ``goat.new_game(seed=s * 2**32 + k, dealer=...)`` and seeds the opponents' choices
   with ``s``; ``options={"dealer": d}`` sets the dealer (a seat or ``"rotate"``, the default 0).
+- **Rendering**: ``render_mode="rgb_array"``: ``render()`` returns one ``(560, 760, 3)`` uint8 frame per
+  sub-environment, as ``goat/Goat-v0`` draws it (extra ``goat-cards[render]``).
 
 Needs Gymnasium 1.0 or later: ``pip install 'goat-cards[batch,gymnasium]'``.
 """
@@ -54,9 +56,21 @@ _REWARDS = ("defeat", "win", "points")
 class GoatVectorEnv(VectorEnv):
     """``num_envs`` games in which seat ``seat`` learns; see the module documentation."""
 
-    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}  # noqa: RUF012
+    metadata: dict[str, Any] = {  # noqa: RUF012 - as VectorEnv declares it
+        "autoreset_mode": AutoresetMode.SAME_STEP,
+        "render_modes": ["rgb_array"],
+        "render_fps": 4,
+    }
 
-    def __init__(self, num_envs: int, *, seat: int = 0, opponents: str = "random", reward: str = "defeat") -> None:
+    def __init__(
+        self,
+        num_envs: int,
+        *,
+        seat: int = 0,
+        opponents: str = "random",
+        reward: str = "defeat",
+        render_mode: str | None = None,
+    ) -> None:
         check_count(num_envs, "num_envs")
         if type(seat) is not int or not 0 <= seat <= 3:
             raise InvalidSeatError(f"seat must be a seat 0–3, not {seat!r}")
@@ -64,6 +78,9 @@ class GoatVectorEnv(VectorEnv):
             raise ValueError(f"opponents must be one of {', '.join(_OPPONENTS)}, not {opponents!r}")
         if reward not in _REWARDS:
             raise ValueError(f"reward must be one of {', '.join(_REWARDS)}, not {reward!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None or 'rgb_array', not {render_mode!r}")
+        self.render_mode = render_mode
         self.num_envs = num_envs
         self.seat = seat
         self.opponents = opponents
@@ -126,6 +143,17 @@ class GoatVectorEnv(VectorEnv):
         terminations = ended.copy()
         truncations = np.zeros(self.num_envs, dtype=np.bool_)
         return self._observe(), rewards, terminations, truncations, self._infos(infos)
+
+    def render(self) -> tuple[NDArray[np.uint8], ...] | None:
+        """With ``render_mode="rgb_array"``, each sub-environment's table as ``goat/Goat-v0`` draws it: one
+        ``(H, W, 3)`` uint8 frame per sub-environment (:func:`goat.raster.table`, the agent's seat at the
+        bottom); ``None`` without a render mode."""
+        if self.render_mode is None:
+            return None
+        batch = self.batch
+        from goat.raster import table  # the render extra is needed only when a frame is drawn
+
+        return tuple(table(batch.state(game), bottom=self.seat) for game in range(self.num_envs))
 
     def close_extras(self, **kwargs: Any) -> None:
         self._batch = None

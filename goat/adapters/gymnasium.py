@@ -30,7 +30,8 @@ whether to declare a molodka it holds, R14).
   the method that maskable algorithms such as sb3-contrib's ``MaskablePPO`` call.
 - **Rewards** come at the end: the defeat-scores of R19 as a float, the other team's minus the learner's
   (+6 … −6; 0 for balls).  An illegal action ends the game with :data:`ILLEGAL_REWARD` (−7, worse than any
-  legal outcome) and ``info["illegal"] = True``.  Episodes terminate; they are never truncated.
+  legal outcome) and ``info["illegal"]``, a NumPy ``True`` (every info value is a NumPy value, as torchrl's
+  info reader wants them).  Episodes terminate; they are never truncated.
 - **Seeding** follows Gymnasium: ``reset(seed=s)`` deals ``goat.new_game(seed=s)`` and seeds ``np_random``
   and, from it, the three bots; ``reset()`` deals with a seed drawn from ``np_random``.
 - **Rendering**: ``render_mode="ansi"`` (``render()`` returns the whole table as text), ``"human"`` (printed
@@ -150,7 +151,7 @@ class GoatEnv(gymnasium.Env[np.ndarray[Any, Any], np.int64]):
             self._legal = {}
             self._ended = True
             info = self._info()
-            info["illegal"] = True
+            info["illegal"] = np.True_
             return self._observation(), ILLEGAL_REWARD, True, False, info
         self._advance(goat.play(state, move))
         reward = 0.0

@@ -228,7 +228,9 @@ def plot(curve: list[tuple[int, int]], mark: int, args: argparse.Namespace) -> N
     axes.set_xlabel("training decisions (partner and opponents greedy-lite)")
     axes.set_ylabel("game win rate of the learner's team")
     axes.set_ylim(0, 1)
-    axes.set_title(f"PPO on goat.batch.vector_env, seat {args.seat}; {deals:,} fixed deals per point, 95% Wilson")
+    axes.set_title(
+        f"PPO on goat.batch.vector_env, seat {args.seat}: {deals:,} fixed deals a point, 95% Wilson", fontsize=10
+    )
     axes.legend(loc="lower right")
     figure.tight_layout()
     figure.savefig(args.plot, dpi=120)

@@ -78,6 +78,8 @@ def test_an_illegal_action_ends_the_game_worse_than_any_legal_outcome() -> None:
     illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
     _observation, reward, terminated, truncated, info = env.step(illegal)
     assert reward == ILLEGAL_REWARD < -6 and terminated and not truncated and info["illegal"]
+    # every info value is a NumPy value: torchrl's info reader (auto_register_info_dict) failed on a Python bool
+    assert all(isinstance(value, (np.ndarray, np.generic)) for value in info.values())
     with pytest.raises(RuntimeError, match="reset"):
         env.step(0)
 
@@ -115,7 +117,7 @@ def test_rendering(capsys: pytest.CaptureFixture[str]) -> None:
     human.reset(seed=1)
     assert human.render() is None and "seat 0:" in capsys.readouterr().out
     with pytest.raises(ValueError, match="render_mode"):
-        GoatEnv(render_mode="rgb_array")
+        GoatEnv(render_mode="rgb")
 
 
 def test_bad_options_are_refused() -> None:

@@ -221,7 +221,7 @@ def test_human_rendering_prints_the_table(capsys: pytest.CaptureFixture[str]) ->
     assert "trump card" in capsys.readouterr().out
     assert game.render() is None and "seat 0:" in capsys.readouterr().out
     with pytest.raises(ValueError, match="render_mode"):
-        raw_env(render_mode="rgb_array")
+        raw_env(render_mode="rgb")
 
 
 def test_env_passes_its_options_to_raw_env() -> None:

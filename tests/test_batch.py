@@ -621,7 +621,8 @@ gymnasium = pytest.importorskip("gymnasium")
 
 
 def legal_sample(env: Any, mask: np.ndarray[Any, Any], rng: np.random.Generator) -> np.ndarray[Any, Any]:
-    return np.array([rng.choice(np.flatnonzero(row)) for row in mask])
+    """A legal action for each game; 0 for a game whose episode has just ended (its action is ignored)."""
+    return np.array([rng.choice(np.flatnonzero(row)) if row.any() else 0 for row in mask])
 
 
 @pytest.mark.parametrize("dealer", [None, 4, "left", 1.0])
@@ -640,7 +641,8 @@ def test_the_vector_env_passes_gymnasiums_checks() -> None:
     from goat.batch import vector_env
 
     env = vector_env(8, seat=2, opponents="greedy-lite")
-    assert isinstance(env, VectorEnv) and env.metadata["autoreset_mode"] is AutoresetMode.SAME_STEP
+    assert isinstance(env, VectorEnv) and env.metadata["autoreset_mode"] is AutoresetMode.NEXT_STEP
+    assert env.autoreset_mode is AutoresetMode.NEXT_STEP
     assert env.single_action_space == gymnasium.spaces.Discrete(47)
     assert env.single_observation_space.shape == (310,) and env.observation_space.shape == (8, 310)
     passive_env_checker.check_observation_space(env.single_observation_space)
@@ -649,26 +651,10 @@ def test_the_vector_env_passes_gymnasiums_checks() -> None:
     env_checker.check_reset_return_type(env)
     env_checker.check_reset_options(env)
     env_checker.check_reset_seed_determinism(env)
-    # Gymnasium's data-reuse check steps with action_space.sample() and reads one environment's flags: here one
-    # sub-environment, whose sampling honours the action mask.
-    single = vector_env(1, seat=0)
+    # Gymnasium's data-reuse check steps with action_space.sample(), mostly illegal actions, and reads one
+    # environment's flags (`if terminated`): one sub-environment.  It raised IllegalActionError before.
+    env_checker.check_returned_data_not_reused(vector_env(1, seat=0))
     rng = np.random.default_rng(0)
-    last: dict[str, Any] = {}
-    reset, step = single.reset, single.step
-
-    def reset_and_keep(**kwargs: Any) -> Any:
-        found = reset(**kwargs)
-        last["mask"] = found[1]["action_mask"]
-        return found
-
-    def step_and_keep(actions: Any) -> Any:
-        found = step(actions)
-        last["mask"] = found[4]["action_mask"]
-        return found
-
-    single.reset, single.step = reset_and_keep, step_and_keep  # type: ignore[method-assign]
-    single.action_space.sample = lambda mask=None: legal_sample(single, last["mask"], rng)  # type: ignore[method-assign]
-    env_checker.check_returned_data_not_reused(single)
     obs, info = env.reset(seed=5)
     for _ in range(30):
         passive_env_checker.check_obs(obs, env.observation_space, "step")
@@ -684,7 +670,7 @@ def test_the_vector_env_is_deterministic_and_its_episodes_add_up() -> None:
 
     runs = []
     for _ in range(2):
-        env = vector_env(16, seat=1, opponents="random", reward="win")
+        env = vector_env(16, seat=1, opponents="random", reward="win", autoreset_mode="SameStep")
         rng = np.random.default_rng(7)
         obs, info = env.reset(seed=11)
         trace = [(obs, info["action_mask"])]
@@ -725,11 +711,29 @@ def test_the_vector_env_refuses_bad_input() -> None:
     with pytest.raises(RuntimeError, match="reset"):
         env.step(np.zeros(2, dtype=int))
     _, info = env.reset(seed=1)
-    bad = np.array([int(np.flatnonzero(~info["action_mask"][0])[0]), 0])
-    with pytest.raises(IllegalActionError, match="game 0"):
-        env.step(bad)
-    with pytest.raises(ValueError, match="unknown reset options"):
+    with pytest.raises(ValueError, match="no match score"):  # goat/Goat-v0's option, which these games lack
         env.reset(options={"defeat": (1, 2)})
+    for wrong in (-1, 1.5, "1", True, [1]):  # [1]: a list of seeds has one per sub-environment
+        with pytest.raises(ValueError, match="seed"):
+            env.reset(seed=wrong)  # type: ignore[arg-type]
+    for mode in ("NEXT_STEP", "next", None):
+        with pytest.raises(ValueError, match="autoreset_mode must be one of"):
+            vector_env(2, autoreset_mode=mode)
+    for illegal in ("ignore", None):
+        with pytest.raises(ValueError, match="illegal must be one of"):
+            vector_env(2, illegal=illegal)
+    with pytest.raises(ValueError, match="illegal_reward"):
+        vector_env(2, illegal_reward="-7")
+    strict = vector_env(2, illegal="raise")
+    _, info = strict.reset(seed=1)
+    bad = np.array([int(np.flatnonzero(~info["action_mask"][0])[0]), 0])
+    before = strict.batch
+    with pytest.raises(IllegalActionError, match="game 0"):
+        strict.step(bad)
+    assert strict.batch is before  # nothing changed
+    for outside in (np.array([47, 0]), np.array([-1, 0]), np.array([0.5, 0.0]), np.zeros(3, dtype=int)):
+        with pytest.raises(ValueError, match="action"):  # not an action at all, whatever `illegal` says
+            env.step(outside)
 
 
 def test_the_vector_env_registers_with_gymnasium() -> None:

@@ -12,10 +12,16 @@ import pytest
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 
-def run_example(name: str, *args: str) -> str:
-    done = subprocess.run(
-        [sys.executable, str(EXAMPLES / name), *args], capture_output=True, text=True, check=True, timeout=120
-    )
+def run_example(name: str, *args: str, cwd: Path | None = None, without: str | None = None) -> str:
+    """The script's output, run in ``cwd``; ``without`` names a module made unimportable for the run."""
+    command = [sys.executable, str(EXAMPLES / name), *args]
+    if without is not None:
+        code = (
+            f"import runpy, sys; sys.modules[{without!r}] = None; sys.argv = sys.argv[1:]; "
+            "runpy.run_path(sys.argv[0], run_name='__main__')"
+        )
+        command = [sys.executable, "-c", code, *command[1:]]
+    done = subprocess.run(command, capture_output=True, text=True, check=True, timeout=120, cwd=cwd)
     return done.stdout
 
 
@@ -80,12 +86,43 @@ def test_openspiel_example_pits_ismcts_against_greedy() -> None:
     assert "game 1: OpenSpiel ISMCTS" in out and "greedy" in out
 
 
-def test_rl_example_trains_briefly() -> None:
+TINY_RL = ("--games", "200", "--eval-games", "40", "--checkpoints", "1")
+
+
+def test_rl_example_trains_briefly_and_plots_into_the_current_directory(tmp_path: Path) -> None:
+    # Its default plot path was docs/_static/rl_train_vs_random.png, a tracked image of the docs (relative to
+    # the current directory: from the repository's root it overwrote it, from anywhere else it crashed).
     pytest.importorskip("gymnasium")
-    out = run_example(
-        "rl_train_vs_random.py", "--games", "200", "--eval-games", "40", "--checkpoints", "1", "--no-plot"
-    )
+    out = run_example("rl_train_vs_random.py", *TINY_RL, cwd=tmp_path)
     assert "before training  vs random" in out and "after training  vs greedy" in out and "95% Wilson" in out
+    plotted = (tmp_path / "rl_train_vs_random.png").exists()
+    assert plotted == ("plot saved to" in out) and list(tmp_path.iterdir()) == (
+        [tmp_path / "rl_train_vs_random.png"] if plotted else []
+    )
+
+
+def test_rl_example_ends_without_matplotlib(tmp_path: Path) -> None:
+    # It crashed at its end with ModuleNotFoundError, after the whole run: no extra installed matplotlib.
+    pytest.importorskip("gymnasium")
+    out = run_example("rl_train_vs_random.py", *TINY_RL, cwd=tmp_path, without="matplotlib")
+    assert "after training  vs greedy" in out and "no plot: matplotlib is not installed" in out
+    assert "goat-cards[rl]" in out and not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize(
+    ("script", "needs", "says"),
+    [
+        ("sb3_maskable_ppo_vs_greedy.py", ("torch", "stable_baselines3", "sb3_contrib"), "greedy at seat 0"),
+        ("ppo_vector_env.py", ("torch",), "greedy-lite at seat 0"),
+    ],
+)
+def test_the_rl_examples_run_tiny(script: str, needs: tuple[str, ...], says: str, tmp_path: Path) -> None:
+    for module in needs:
+        pytest.importorskip(module, reason=f"{module} is not installed (the rl extra: pip install 'goat-cards[rl]')")
+    out = run_example(script, "--tiny", cwd=tmp_path)
+    assert says in out and "95% Wilson" in out and "untrained" in out
+    name = script.replace(".py", ".png")
+    assert (tmp_path / name).exists() == ("plot saved to" in out)  # in the current directory, if matplotlib is here
 
 
 @pytest.mark.parametrize(

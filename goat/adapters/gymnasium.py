@@ -30,11 +30,15 @@ whether to declare a molodka it holds, R14).
   the method that maskable algorithms such as sb3-contrib's ``MaskablePPO`` call.
 - **Rewards** come at the end: the defeat-scores of R19 as a float, the other team's minus the learner's
   (+6 … −6; 0 for balls).  An illegal action ends the game with :data:`ILLEGAL_REWARD` (−7, worse than any
-  legal outcome) and ``info["illegal"] = True``.  Episodes terminate; they are never truncated.
+  legal outcome) and ``info["illegal"]``, a NumPy ``True`` (every info value is a NumPy value, as torchrl's
+  info reader wants them).  Episodes terminate; they are never truncated.
 - **Seeding** follows Gymnasium: ``reset(seed=s)`` deals ``goat.new_game(seed=s)`` and seeds ``np_random``
   and, from it, the three bots; ``reset()`` deals with a seed drawn from ``np_random``.
-- **Rendering**: ``render_mode="ansi"`` (``render()`` returns the whole table as text) or ``"human"``
-  (printed to standard output after each step).
+- **Rendering**: ``render_mode="ansi"`` (``render()`` returns the whole table as text), ``"human"`` (printed
+  to standard output after each step) or ``"rgb_array"`` (``render()`` returns the picture of the whole table
+  that :func:`goat.svg.table` draws, the learner's seat at the bottom, as a ``(560, 760, 3)`` uint8 frame:
+  :func:`goat.raster.table`, extra ``goat-cards[render]``, part of ``goat-cards[gymnasium]``).  It is
+  what stable-baselines3's ``make_vec_env`` asks for and what ``gymnasium.wrappers.RecordVideo`` records.
 
 ``reset(options={"dealer": d, "defeat": (a, b)})`` sets the dealer and the match's score.
 ``gymnasium.make_vec("goat/Goat-v0", num_envs=n, vectorization_mode="async")`` runs ``n`` of them in
@@ -70,7 +74,7 @@ ILLEGAL_REWARD = -7.0
 class GoatEnv(gymnasium.Env[np.ndarray[Any, Any], np.int64]):
     """One learner at seat ``seat``, the three other seats played by goat strategies; see the module docs."""
 
-    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "render_fps": 4}  # noqa: RUF012 - as Env does
+    metadata: dict[str, Any] = {"render_modes": ["human", "ansi", "rgb_array"], "render_fps": 4}  # noqa: RUF012
 
     def __init__(
         self,
@@ -87,7 +91,7 @@ class GoatEnv(gymnasium.Env[np.ndarray[Any, Any], np.int64]):
             raise InvalidSeatError(f"seat must be 0–3, not {seat!r}")
         seat = number
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None, 'human' or 'ansi', not {render_mode!r}")
+            raise ValueError(f"render_mode must be None, 'human', 'ansi' or 'rgb_array', not {render_mode!r}")
         self.seat = seat
         self.render_mode = render_mode
         self.observation_space = spaces.Box(0.0, 1.0, (encoding.OBSERVATION_SIZE,), dtype=np.float32)
@@ -147,7 +151,7 @@ class GoatEnv(gymnasium.Env[np.ndarray[Any, Any], np.int64]):
             self._legal = {}
             self._ended = True
             info = self._info()
-            info["illegal"] = True
+            info["illegal"] = np.True_
             return self._observation(), ILLEGAL_REWARD, True, False, info
         self._advance(goat.play(state, move))
         reward = 0.0
@@ -165,12 +169,19 @@ class GoatEnv(gymnasium.Env[np.ndarray[Any, Any], np.int64]):
             self.render()
         return self._observation(), reward, terminated, False, self._info()
 
-    def render(self) -> str | None:
-        """The table as text (``"ansi"``), or printed (``"human"``, returning ``None``)."""
+    def render(self) -> str | np.ndarray[Any, Any] | None:
+        """The table as text (``"ansi"``), printed (``"human"``, returning ``None``) or as a picture
+        (``"rgb_array"``: an ``(H, W, 3)`` uint8 frame; :class:`goat.errors.MissingExtraError` without the
+        ``render`` extra)."""
         if self.render_mode is None:
             return None
         if self.state_ is None:
             raise RuntimeError("call reset() before render()")
+        if self.render_mode == "rgb_array":
+            # imported here: stable-baselines3 makes every environment with "rgb_array", most never draw a frame
+            from goat.raster import table
+
+            return table(self.state_, bottom=self.seat)
         text = encoding.table_text(self.state_)
         if self.render_mode == "human":
             print(text, flush=True)

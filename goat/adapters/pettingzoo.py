@@ -38,7 +38,9 @@ integer of a legal one.
 
 **Rendering**, by Gymnasium's meaning of the modes: with ``render_mode="ansi"``, ``render()`` returns the
 table as text; with ``render_mode="human"``, the table is printed to standard output after every step and
-by ``render()``, which returns ``None``.
+by ``render()``, which returns ``None``; with ``render_mode="rgb_array"``, ``render()`` returns the picture
+of the table that :func:`goat.svg.table` draws (seat 0 at the bottom) as an ``(H, W, 3)`` uint8 frame
+(:func:`goat.raster.table`, extra ``goat-cards[render]``).
 
 Options of :func:`env` are passed on to :class:`raw_env`, as PettingZoo's classic environments do.
 """
@@ -86,20 +88,21 @@ def env(**kwargs: Any) -> AECEnv:
 class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZoo's naming convention
     """The unwrapped AEC environment; see the module documentation.
 
-    ``render_mode`` is ``None`` (the default), ``"ansi"`` or ``"human"``.
+    ``render_mode`` is ``None`` (the default), ``"ansi"``, ``"human"`` or ``"rgb_array"``.
     """
 
     metadata: ClassVar[dict[str, Any]] = {
-        "render_modes": ["human", "ansi"],
+        "render_modes": ["human", "ansi", "rgb_array"],
         "name": "goat_v1",
         "is_parallelizable": False,
+        "render_fps": 4,
     }
 
     def __init__(self, render_mode: str | None = None) -> None:
         EzPickle.__init__(self, render_mode=render_mode)
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None, 'human' or 'ansi', not {render_mode!r}")
+            raise ValueError(f"render_mode must be None, 'human', 'ansi' or 'rgb_array', not {render_mode!r}")
         self.render_mode = render_mode
         self.possible_agents = [f"seat_{seat}" for seat in range(4)]
         self.agents = list(self.possible_agents)
@@ -211,10 +214,14 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZo
         if self.render_mode == "human":
             self.render()
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray[Any, Any] | None:
         if self.render_mode is None:
             return None
         assert self.state_ is not None, "call reset() first"
+        if self.render_mode == "rgb_array":
+            from goat.raster import table  # the render extra is needed only when a frame is drawn
+
+            return table(self.state_)
         text = encoding.table_text(self.state_)
         if self.render_mode == "human":
             print(text, flush=True)

@@ -76,6 +76,7 @@ nitpicky = True
 # are not vendored (docs/_inventories/), so they show as plain names.
 nitpick_ignore_regex = [(r"py:.*", r"(numpy|np|gymnasium|pettingzoo|pyspiel|open_spiel|jsonschema)(\..+)?")]
 nitpick_ignore = [
+    ("py:class", "AutoresetMode"),  # Gymnasium's, as goat.batch.env's signature names it
     # standard library classes that autodoc names by their private home, or that Python's docs do not list
     ("py:class", "concurrent.futures._base.Executor"),
     ("py:class", "metadata.EntryPoint"),

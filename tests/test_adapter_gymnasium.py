@@ -165,5 +165,6 @@ def test_an_async_vector_environment_of_two() -> None:
 def test_the_adapter_without_its_extra_names_it() -> None:
     code = "import sys; sys.modules['gymnasium'] = None; import goat.adapters.gymnasium"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert done.returncode != 0 and "pip install 'gymnasium>=1.0' 'numpy>=1.24' (goat-cards[gymnasium])" in done.stderr
+    assert done.returncode != 0 and "pip install 'gymnasium>=1.0' 'numpy>=1.24' " in done.stderr
+    assert "(goat-cards[gymnasium])" in done.stderr
     assert "During handling" not in done.stderr

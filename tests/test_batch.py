@@ -761,7 +761,9 @@ def test_without_gymnasium_the_env_names_its_extra() -> None:
     code = "import sys; sys.modules['gymnasium'] = None\nimport goat.batch\ngoat.batch.vector_env(2)"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert done.returncode == 1
-    assert "pip install 'numpy>=1.24' 'gymnasium>=1.0' (goat-cards[batch,gymnasium])" in done.stderr
+    assert (
+        "pip install 'numpy>=1.24' 'gymnasium>=1.0' " in done.stderr and "(goat-cards[batch,gymnasium])" in done.stderr
+    )
     assert "MissingExtraError" in done.stderr
     assert "import goat.batch" in code  # goat.batch itself imports without Gymnasium
 
@@ -776,7 +778,8 @@ def test_without_numpy_goat_batch_names_its_extra() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert done.returncode == 1
     last = done.stderr.strip().splitlines()[-1]
-    assert last.startswith("goat.errors.MissingExtraError: goat.batch needs numpy: pip install 'goat-cards[batch]'")
+    assert last.startswith("goat.errors.MissingExtraError: goat.batch needs numpy: pip install ")
+    assert "goat-cards[batch]" in last
 
 
 def test_counts_no_memory_could_hold_are_refused_before_anything_is_made() -> None:

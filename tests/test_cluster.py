@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import io
 import re
+import socket
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -43,7 +44,12 @@ def one_process() -> arena.TournamentResult:
 def test_a_tournament_on_a_dask_cluster_of_worker_processes_gives_one_process_table() -> None:
     pytest.importorskip("distributed", reason="the cluster test needs dask.distributed (the test extra has it)")
     assert "processes=True" in recipe("LocalCluster") and "n_workers=2" in recipe("LocalCluster")
-    result, printed = run_recipe("LocalCluster")
+    with contextlib.ExitStack() as held:  # Dask's usual dashboard port taken, as by another cluster or test run
+        with contextlib.suppress(OSError):
+            taken = held.enter_context(socket.socket())
+            taken.bind(("", 8787))
+            taken.listen()
+        result, printed = run_recipe("LocalCluster")
     alone = one_process()
     assert result.entrants == alone.entrants and result.matches == alone.matches == 4
     assert printed.strip() == alone.table()

@@ -16,6 +16,12 @@ make, the script draws ``N`` worlds with :func:`goat.sample_world` (uniform) and
   face-down pass), weighted against uniform.
 
 Small runs are noisy: say how many positions a figure comes from.
+
+    python benchmarks/inference.py --match M [--seed S] [--pool P]
+
+plays instead a duplicate tournament of M matches (on one worker) of ``ismcts[worlds=weighted]`` against
+``ismcts[iterations=1000]`` at equal time per decision: the weighted bot's ``time_ms`` is the median time the
+plain bot took per decision (of more than one legal move) on a few positions of this session, measured first.
 """
 
 from __future__ import annotations
@@ -96,6 +102,43 @@ def measure(state: goat.GameState, worlds: int, models: list[PlayerModel], rng: 
     return rows
 
 
+def equal_time_ms(seed: int) -> float:
+    """The median milliseconds ismcts takes for 1000 iterations, over the decisions of two greedy games."""
+    plain = goat.load_strategy("ismcts", seed=seed, iterations=1000)
+    greedy = goat.load_strategy("greedy")
+    spent = []
+    for game in range(2):
+        state = goat.new_game(seed=seed + game)
+        while not state.is_over:
+            seen = goat.view(state, state.to_move)  # type: ignore[arg-type]
+            if len(seen.legal_moves) > 1:
+                start = time.perf_counter()
+                plain.choose(seen, seen.legal_moves)
+                spent.append((time.perf_counter() - start) * 1000)
+            state = goat.play(state, greedy.choose(seen, seen.legal_moves))
+    return statistics.median(spent)
+
+
+def match(matches: int, seed: int, pool: int) -> None:
+    from concurrent.futures import ProcessPoolExecutor
+
+    from goat import arena
+
+    budget = round(equal_time_ms(seed), 1)
+    weighted = arena.Entrant("ismcts", (("worlds", "weighted"), ("pool", pool), ("time_ms", budget)), "weighted")
+    plain = arena.Entrant("ismcts", (("iterations", 1000),), "ismcts-1000")
+    print(f"equal time: {budget} ms per decision (ismcts 1000 iterations, median in this session)", flush=True)
+    with ProcessPoolExecutor(max_workers=1) as executor:
+        result = arena.run_tournament([weighted, plain], matches=matches, seed=seed, executor=executor)
+    print(result.table())
+    row = result["weighted"]
+    low, high = row.match_win_interval
+    print(
+        f"weighted: {row.match_wins}/{row.matches} matches = {row.match_win_rate:.1%} (95% {low:.1%}-{high:.1%}), "
+        f"games {row.game_win_rate:.1%}, {result.seconds:.0f} s"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=20)
@@ -104,7 +147,12 @@ def main() -> None:
     parser.add_argument("--temperatures", type=float, nargs="+", default=[2.0, 4.0, 8.0])
     parser.add_argument("--ismcts-iterations", type=int, default=100)
     parser.add_argument("--seed", type=int, default=10_000)
+    parser.add_argument("--match", type=int, default=0, help="play M duplicate matches instead (see above)")
+    parser.add_argument("--pool", type=int, default=32, help="the weighted bot's pool of worlds (with --match)")
     args = parser.parse_args()
+    if args.match:
+        match(args.match, args.seed, args.pool)
+        return
     models = [PlayerModel(temperature=t) for t in args.temperatures]
     rng = random.Random(args.seed)
     print(f"core: {goat.build_info()['core'] if isinstance(goat.build_info(), dict) else goat.build_info()}")

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from typing import Any
 
 import attrs
@@ -111,10 +112,17 @@ def log_likelihood(world: GameState, seat: int, model: PlayerModel | None = None
 
 
 def weighted_worlds(
-    view: PlayerView, n: int, rng: random.Random, *, model: PlayerModel | None = None
+    view: PlayerView,
+    n: int,
+    rng: random.Random,
+    *,
+    model: PlayerModel | None = None,
+    deadline: float | None = None,
 ) -> tuple[WeightedWorld, ...]:
     """``n`` worlds drawn by :func:`goat.sample_world` for ``view``, each with its importance weight:
     its likelihood under ``model`` (see :func:`log_likelihood`) divided by their sum.
+
+    With a ``deadline`` (a :func:`time.perf_counter` time), fewer once it has passed, but at least one.
 
     Every world is consistent with the view (``goat.view(w.world, view.seat) == view``).  The weighted
     draws estimate the posterior over worlds given the others' moves; resample them with
@@ -127,8 +135,12 @@ def weighted_worlds(
     if not isinstance(rng, random.Random):
         raise TypeError(f"rng must be a random.Random, not {type(rng).__name__}")
     chooser = _model(model)
-    worlds = [sample_world(view, rng) for _ in range(n)]
-    logs = [log_likelihood(world, view.seat, chooser) for world in worlds]
+    worlds: list[GameState] = []
+    logs: list[float] = []
+    while len(worlds) < n and (deadline is None or not worlds or time.perf_counter() < deadline):
+        world = sample_world(view, rng)
+        worlds.append(world)
+        logs.append(log_likelihood(world, view.seat, chooser))
     top = max(logs)
     weights = [math.exp(value - top) for value in logs]
     total = sum(weights)

@@ -145,6 +145,7 @@ def main() -> None:
     parser.add_argument("--worlds", type=int, default=200)
     parser.add_argument("--players", nargs="+", default=["greedy", "ismcts"])
     parser.add_argument("--temperatures", type=float, nargs="+", default=[2.0, 4.0, 8.0])
+    parser.add_argument("--noise", type=float, nargs="+", default=[0.0], help="the models' noise shares (each)")
     parser.add_argument("--ismcts-iterations", type=int, default=100)
     parser.add_argument("--seed", type=int, default=10_000)
     parser.add_argument("--match", type=int, default=0, help="play M duplicate matches instead (see above)")
@@ -153,7 +154,7 @@ def main() -> None:
     if args.match:
         match(args.match, args.seed, args.pool)
         return
-    models = [PlayerModel(temperature=t) for t in args.temperatures]
+    models = [PlayerModel(temperature=t, noise=e) for t in args.temperatures for e in args.noise]
     rng = random.Random(args.seed)
     print(f"core: {goat.build_info()['core'] if isinstance(goat.build_info(), dict) else goat.build_info()}")
     for player in args.players:
@@ -174,7 +175,8 @@ def main() -> None:
                     continue
                 logs = [r[0] for r in rows]
                 print(
-                    f"{model.temperature:11g}  {'all' if stage is None else stage:>12}  {len(rows):9d}  "
+                    f"{model.temperature:11g} {model.noise:5g}  {'all' if stage is None else stage:>12}  "
+                    f"{len(rows):9d}  "
                     f"{math.exp(statistics.fmean(logs)):17.2f}  {math.exp(statistics.median(logs)):14.2f}  "
                     f"{statistics.fmean(r[1] for r in rows):4.2f}  "
                     f"{statistics.fmean(r[2] for r in rows):8.3f}/{statistics.fmean(r[3] for r in rows):.3f}  "

@@ -132,6 +132,8 @@ def test_weighted_ismcts_is_asked_for_by_name_and_checks_its_options() -> None:
             factory(worlds="weighted", pool=pool)
     with pytest.raises(ValueError, match="temperature"):
         factory(worlds="weighted", temperature=0)
+    with pytest.raises(ValueError, match="noise"):
+        factory(worlds="weighted", noise=2)
 
 
 def test_weighted_ismcts_plays_legal_deterministic_games() -> None:

@@ -28,7 +28,7 @@ def test_probabilities_are_positive_and_sum_to_one_over_the_legal_moves(state: G
     if state.is_over:
         return
     seen = goat.view(state, state.to_move)  # type: ignore[arg-type]
-    for model in (PlayerModel(), PlayerModel(temperature=0.5), PlayerModel(temperature=50)):
+    for model in (PlayerModel(), PlayerModel(0.5, noise=0), PlayerModel(50, noise=0), PlayerModel(2, noise=1)):
         found = model.probabilities(seen)
         assert len(found) == len(seen.legal_moves)
         assert all(p > 0 for p in found)
@@ -77,6 +77,8 @@ def test_points_are_loaded_onto_the_partners_safe_trick() -> None:
 def test_a_lower_temperature_is_surer_of_the_best_move() -> None:
     state = run(game(["7S 9C JC QC", "8S AS 6D 7C", "KH AH 8H 6C", "7H 9H QH 10C"], trump_card="AD"), "0 lead 7S")
     cold, hot = chances(state, PlayerModel(temperature=1)), chances(state, PlayerModel(temperature=20))
+    even = chances(state, PlayerModel(temperature=1, noise=1))
+    assert len(set(even.values())) == 1  # all noise: every legal move alike
     best = max(cold, key=cold.__getitem__)
     assert best == max(hot, key=hot.__getitem__)
     assert cold[best] > hot[best]
@@ -86,6 +88,12 @@ def test_a_lower_temperature_is_surer_of_the_best_move() -> None:
 def test_a_bad_temperature_is_refused(temperature: object) -> None:
     with pytest.raises(ValueError, match="temperature"):
         PlayerModel(temperature=temperature)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("noise", [-0.1, 1.5, math.nan, "0.3", None, True])
+def test_a_bad_noise_is_refused(noise: object) -> None:
+    with pytest.raises(ValueError, match="noise"):
+        PlayerModel(noise=noise)  # type: ignore[arg-type]
 
 
 def test_bad_arguments_are_refused_clearly() -> None:

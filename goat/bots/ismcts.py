@@ -19,7 +19,8 @@ at each decision it draws a pool of ``pool`` worlds (default
 :data:`DEFAULT_POOL`; with ``time_ms``, no longer than half the time) with
 :func:`~goat.bots.inference.weighted_worlds`, weighted by how likely the other
 seats' moves were in each under a :class:`~goat.bots.model.PlayerModel` of
-``temperature`` (default :data:`goat.bots.model.DEFAULT_TEMPERATURE`), and every iteration
+``temperature`` and ``noise`` (defaults :data:`goat.bots.model.DEFAULT_TEMPERATURE` and
+:data:`~goat.bots.model.DEFAULT_NOISE`), and every iteration
 plays in a world of the pool drawn in proportion to its weight.  Ask for it
 as ``ismcts[worlds=weighted]``.
 
@@ -44,7 +45,7 @@ from typing import Any, Final
 
 from goat._core import search
 from goat.bots.inference import weighted_worlds
-from goat.bots.model import DEFAULT_TEMPERATURE, PlayerModel
+from goat.bots.model import DEFAULT_NOISE, DEFAULT_TEMPERATURE, PlayerModel
 from goat.bots.worlds import WorldSampler
 from goat.errors import shown
 from goat.moves import Move
@@ -107,6 +108,7 @@ class ISMCTSBot:
         worlds: str = "uniform",
         pool: int = DEFAULT_POOL,
         temperature: float = DEFAULT_TEMPERATURE,
+        noise: float = DEFAULT_NOISE,
     ) -> None:
         if iterations is not None and (type(iterations) is not int or iterations < 1):
             raise ValueError(f"iterations must be a positive int, not {shown(iterations)}")
@@ -121,7 +123,7 @@ class ISMCTSBot:
             raise ValueError(f"worlds must be 'uniform' or 'weighted', not {shown(worlds)}")
         if type(pool) is not int or not 1 <= pool <= MAX_POOL:
             raise ValueError(f"pool must be an int from 1 to {MAX_POOL}, not {shown(pool)}")
-        self.model = PlayerModel(temperature)  # checks the temperature
+        self.model = PlayerModel(temperature, noise)  # checks them
         self.worlds = worlds
         self.pool = pool
         self.iterations = DEFAULT_ITERATIONS if iterations is None and time_ms is None else iterations
@@ -182,11 +184,11 @@ class ISMCTSBot:
 
 def factory(*, seed: int | None = None, **options: Any) -> ISMCTSBot:
     """The ``ismcts`` strategy's factory: options ``iterations``, ``time_ms``, ``exploration``, ``worlds``,
-    ``pool``, ``temperature``."""
-    unknown = set(options) - {"iterations", "time_ms", "exploration", "worlds", "pool", "temperature"}
+    ``pool``, ``temperature``, ``noise``."""
+    unknown = set(options) - {"iterations", "time_ms", "exploration", "worlds", "pool", "temperature", "noise"}
     if unknown:
         raise TypeError(
-            "the ismcts strategy takes iterations, time_ms, exploration, worlds, pool and temperature, "
+            "the ismcts strategy takes iterations, time_ms, exploration, worlds, pool, temperature and noise, "
             f"not {', '.join(sorted(unknown))}"
         )
     return ISMCTSBot(seed, **options)

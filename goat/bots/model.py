@@ -3,8 +3,9 @@
 :class:`PlayerModel` scores every legal move by a one-ply estimate of the points it wins or gives away,
 in card points (R4), with the rules of thumb of :mod:`goat.bots.greedy`, and turns the scores into
 probabilities with a softmax at a *temperature* (in points: the lower, the more the model expects the
-best-scoring move).  It reads only what the deciding seat saw (R23): its own hand, the face-up cards and
-its own passes, the sizes of the others' face-down passes and hands; a hidden pass counts
+best-scoring move), of which a share, the *noise*, is spread evenly over the legal moves (a player who
+plays by other rules).  It reads only what the deciding seat saw (R23): its own hand, the face-up cards
+and its own passes, the sizes of the others' face-down passes and hands; a hidden pass counts
 :data:`HIDDEN_CARD_POINTS` points a card.
 
 The estimates, for the deciding seat's team:
@@ -46,6 +47,7 @@ from goat.moves import Move, MoveKind
 from goat.view import PlayerView
 
 __all__ = [
+    "DEFAULT_NOISE",
     "DEFAULT_TEMPERATURE",
     "HIDDEN_CARD_POINTS",
     "OWN_SHARE",
@@ -55,10 +57,14 @@ __all__ = [
     "TablePlay",
 ]
 
-#: The softmax's default temperature, in card points.  Chosen with benchmarks/inference.py on seeds 10000+ among
-#: 1, 2, 4 and 8: the true world is likeliest against uniform at 1 in greedy's games, but ismcts plays unlike
-#: the model, and only at 8 did its true worlds come out likelier than uniform ones (about twice).
+#: The softmax's default temperature, in card points, and the share of probability spread evenly over the legal
+#: moves (a player who plays by other rules than the model's).  Chosen with benchmarks/inference.py among
+#: temperatures 1, 2, 4, 8 and shares 0, 0.1, 0.3, 0.5 on seeds 10000+: a low temperature fits greedy's games
+#: best, but ismcts plays unlike the model (without an even share, its true worlds came out less likely than
+#: uniform ones at 4 and below); 4 and 8 with 0.3 came out within noise of each other there (2.2 times as likely
+#: as uniform), and on seeds 20000+ 8 kept the true world likelier than uniform and 4 did not.
 DEFAULT_TEMPERATURE: Final = 8.0
+DEFAULT_NOISE: Final = 0.3
 #: Points a face-down pass is assumed to hold, per card (the deck averages 3.3 a card).
 HIDDEN_CARD_POINTS: Final = 3
 #: Points a move costs per rank step of the cards it spends (6 is step 0, A step 8; trumps 9 steps higher).
@@ -95,13 +101,16 @@ class PlayerModel:
     ``temperature`` is in card points, above 0.
     """
 
-    def __init__(self, temperature: float = DEFAULT_TEMPERATURE) -> None:
+    def __init__(self, temperature: float = DEFAULT_TEMPERATURE, noise: float = DEFAULT_NOISE) -> None:
         if not (temperature.__class__ in (int, float) and 0 < temperature < math.inf):
             raise ValueError(f"temperature must be a number above 0, not {shown(temperature)}")
+        if not (noise.__class__ in (int, float) and 0 <= noise <= 1):
+            raise ValueError(f"noise must be a number from 0 to 1, not {shown(noise)}")
         self.temperature = float(temperature)
+        self.noise = float(noise)
 
     def __repr__(self) -> str:
-        return f"PlayerModel(temperature={self.temperature:g})"
+        return f"PlayerModel(temperature={self.temperature:g}, noise={self.noise:g})"
 
     def probabilities(self, view: PlayerView, legal: Sequence[Move] | None = None) -> tuple[float, ...]:
         """The probability of each of ``legal`` (by default ``view.legal_moves``), in their order.
@@ -153,8 +162,9 @@ class PlayerModel:
         top = max(scores)
         heat = self.temperature
         weights = [math.exp((score - top) / heat) for score in scores]
-        total = sum(weights)
-        return tuple(weight / total for weight in weights)
+        share = (1 - self.noise) / sum(weights)
+        even = self.noise / len(weights)
+        return tuple(weight * share + even for weight in weights)
 
     def scores(
         self,

@@ -64,6 +64,7 @@ __all__ = [
 #: uniform ones at 4 and below); 4 and 8 with 0.3 came out within noise of each other there (2.2 times as likely
 #: as uniform), and on seeds 20000+ 8 kept the true world likelier than uniform and 4 did not.
 DEFAULT_TEMPERATURE: Final = 8.0
+#: The share of probability spread evenly over the legal moves by default (see :data:`DEFAULT_TEMPERATURE`).
 DEFAULT_NOISE: Final = 0.3
 #: Points a face-down pass is assumed to hold, per card (the deck averages 3.3 a card).
 HIDDEN_CARD_POINTS: Final = 3

@@ -38,7 +38,7 @@ from typing import Any
 
 import attrs
 
-from goat._core import FIXED, HANDS, PASS, TABLE, TRICKS, TRUMP, deal, legal, step
+from goat._core import FIXED, FULL, HANDS, PASS, TABLE, TRICKS, TRUMP, deal, legal, step
 from goat.bots.model import PlayerModel, TablePlay
 from goat.bots.worlds import sample_world
 from goat.errors import IllegalMoveError, shown
@@ -98,7 +98,7 @@ def log_likelihood(world: GameState, seat: int, model: PlayerModel | None = None
                 seen |= visible
                 table.append((who, kind, visible, cards.bit_count()))
             sizes = [mask.bit_count() for mask in hands]
-            chances = chooser.key_probabilities(mover, hand, ~seen & ((1 << 36) - 1), table, sizes, trump, keys)
+            chances = chooser.key_probabilities(mover, hand, FULL & ~seen, table, sizes, trump, keys)
             total += math.log(chances[keys.index(key)])
         finished = len(core[TRICKS])
         core = step(core, key)
@@ -134,6 +134,8 @@ def weighted_worlds(
         raise ValueError(f"n must be an int from 1 to {MAX_WORLDS}, not {shown(n)}")
     if not isinstance(rng, random.Random):
         raise TypeError(f"rng must be a random.Random, not {type(rng).__name__}")
+    if deadline is not None and deadline.__class__ not in (int, float):
+        raise TypeError(f"deadline must be a time.perf_counter() time or None, not {shown(deadline)}")
     chooser = _model(model)
     worlds: list[GameState] = []
     logs: list[float] = []

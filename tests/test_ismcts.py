@@ -116,3 +116,55 @@ def test_the_kernels_rollout_plays_legal_moves_by_its_policy(seed: int) -> None:
     for _ in range(rng.randrange(25)):
         state = goat.play(state, rng.choice(goat.legal_moves(state)))
     assert rollout(state, random.Random(seed)) == _reference_rollout(state, random.Random(seed))
+
+
+# --- worlds=weighted: policy-based inference (goat.bots.inference) ---------------------------------------------
+
+
+def test_weighted_ismcts_is_asked_for_by_name_and_checks_its_options() -> None:
+    bot = goat.load_strategy("ismcts[worlds=weighted,pool=8,temperature=2,iterations=10]", seed=1)
+    assert isinstance(bot, ISMCTSBot) and (bot.worlds, bot.pool, bot.model.temperature) == ("weighted", 8, 2.0)
+    assert goat.load_strategy("ismcts", seed=1).worlds == "uniform"
+    with pytest.raises(ValueError, match="worlds must be"):
+        factory(worlds="magic")
+    for pool in (0, 2.5, "8", 10**9):
+        with pytest.raises(ValueError, match="pool must be"):
+            factory(worlds="weighted", pool=pool)
+    with pytest.raises(ValueError, match="temperature"):
+        factory(worlds="weighted", temperature=0)
+    with pytest.raises(ValueError, match="noise"):
+        factory(worlds="weighted", noise=2)
+
+
+def test_weighted_ismcts_plays_legal_deterministic_games() -> None:
+    check_strategy(goat.strategy_factory("ismcts"), games=2, iterations=15, worlds="weighted", pool=6)
+
+
+def test_weighted_ismcts_plays_legal_deterministic_games_sealed() -> None:
+    # The same bot in its own process (exec: runs python -m goat.arena SPEC), seeded through the protocol.
+    import sys
+    from typing import Any
+
+    made: list[Any] = []
+    sealed = goat.strategy_factory(f"exec:{sys.executable} -m goat.arena ismcts[worlds=weighted,pool=6,iterations=15]")
+
+    def sealed_factory(*, seed: int | None = None) -> Any:
+        made.append(sealed(seed=seed))
+        return made[-1]
+
+    check_strategy(sealed_factory, games=1)
+    assert not any(bot.process.alive for bot in made)
+
+
+def test_weighted_ismcts_keeps_its_time_budget() -> None:
+    import time
+
+    bot = ISMCTSBot(seed=1, time_ms=40, worlds="weighted", pool=10_000)
+    state = goat.new_game(seed=4)
+    for _ in range(12):
+        state = goat.play(state, goat.legal_moves(state)[0])
+    seen = goat.view(state, state.to_move)  # type: ignore[arg-type]
+    start = time.perf_counter()
+    bot.choose(seen, seen.legal_moves)
+    assert time.perf_counter() - start < 0.5
+    assert bot.last_iterations >= 1

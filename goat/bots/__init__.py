@@ -3,6 +3,8 @@
 - ``random`` (:mod:`goat.bots.uniform`): a uniformly random legal move.
 - ``greedy`` (:mod:`goat.bots.greedy`): a rule-of-thumb player.
 - ``ismcts`` (:mod:`goat.bots.ismcts`): information-set Monte Carlo tree search.
+  ``ismcts[worlds=weighted]`` searches worlds weighted by how likely the others were to play as they did
+  (:mod:`goat.bots.inference`, with the player model of :mod:`goat.bots.model`).
 
 Load them by name like any plugin: ``goat.load_strategy("greedy", seed=1)``.
 """

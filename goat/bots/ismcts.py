@@ -13,6 +13,17 @@ both, the first reached stops the search; default 200 iterations),
 ``exploration`` (the UCB constant, default 0.7) and ``seed``.  With a seed
 and an iteration budget only, the bot is deterministic.
 
+``worlds`` says which worlds the search draws: ``"uniform"`` (the default, as
+above) or ``"weighted"`` (policy-based inference, :mod:`goat.bots.inference`):
+at each decision it draws a pool of ``pool`` worlds (default
+:data:`DEFAULT_POOL`; with ``time_ms``, no longer than half the time) with
+:func:`~goat.bots.inference.weighted_worlds`, weighted by how likely the other
+seats' moves were in each under a :class:`~goat.bots.model.PlayerModel` of
+``temperature`` and ``noise`` (defaults :data:`goat.bots.model.DEFAULT_TEMPERATURE` and
+:data:`~goat.bots.model.DEFAULT_NOISE`), and every iteration
+plays in a world of the pool drawn in proportion to its weight.  Ask for it
+as ``ismcts[worlds=weighted]``.
+
 The tree walk and the rollout run on the kernel's positions and move keys
 (compiled with the rules where goat's compiled core is built), never building a
 :class:`~goat.GameState` or a :class:`~goat.Move`.  The rollout policy: every
@@ -25,12 +36,16 @@ the same policy through :func:`goat.play`).
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import math
 import random
 import time
 from typing import Any, Final
 
 from goat._core import search
+from goat.bots.inference import weighted_worlds
+from goat.bots.model import DEFAULT_NOISE, DEFAULT_TEMPERATURE, PlayerModel
 from goat.bots.worlds import WorldSampler
 from goat.errors import shown
 from goat.moves import Move
@@ -41,6 +56,10 @@ from goat.view import PlayerView
 __all__ = ["ISMCTSBot", "factory", "rollout"]
 
 DEFAULT_ITERATIONS: Final = 200
+#: The worlds ``worlds="weighted"`` draws and weighs per decision, by default.
+DEFAULT_POOL: Final = 32
+#: The most worlds a pool may hold.
+MAX_POOL: Final = 100_000
 #: The longest thinking time a decision may be given, in milliseconds: a day.
 MAX_TIME_MS: Final = 86_400_000
 
@@ -86,6 +105,10 @@ class ISMCTSBot:
         iterations: int | None = None,
         time_ms: float | None = None,
         exploration: float = 0.7,
+        worlds: str = "uniform",
+        pool: int = DEFAULT_POOL,
+        temperature: float = DEFAULT_TEMPERATURE,
+        noise: float = DEFAULT_NOISE,
     ) -> None:
         if iterations is not None and (type(iterations) is not int or iterations < 1):
             raise ValueError(f"iterations must be a positive int, not {shown(iterations)}")
@@ -96,6 +119,13 @@ class ISMCTSBot:
             )
         if not (exploration.__class__ in (int, float) and 0 <= exploration < math.inf):
             raise ValueError(f"exploration must be a number >= 0, not {shown(exploration)}")
+        if worlds not in ("uniform", "weighted"):
+            raise ValueError(f"worlds must be 'uniform' or 'weighted', not {shown(worlds)}")
+        if type(pool) is not int or not 1 <= pool <= MAX_POOL:
+            raise ValueError(f"pool must be an int from 1 to {MAX_POOL}, not {shown(pool)}")
+        self.model = PlayerModel(temperature, noise)  # checks them
+        self.worlds = worlds
+        self.pool = pool
         self.iterations = DEFAULT_ITERATIONS if iterations is None and time_ms is None else iterations
         self.time_ms = time_ms
         self.exploration = exploration
@@ -121,17 +151,31 @@ class ISMCTSBot:
         """
         rng = self._rng
         draw = rng.random
-        sampler = WorldSampler(view)
         root = search.SearchNode(-1, 1 - view.team)
-        deadline = None if self.time_ms is None else time.perf_counter() + self.time_ms / 1000
+        start = time.perf_counter()
+        deadline = None if self.time_ms is None else start + self.time_ms / 1000
+        if self.worlds == "weighted":
+            half = None if self.time_ms is None else start + self.time_ms / 2000
+            drawn = weighted_worlds(view, self.pool, rng, model=self.model, deadline=half)
+            cores = [w.world.core for w in drawn]
+            cumulative = list(itertools.accumulate(w.weight for w in drawn))
+            last = len(cores) - 1
+
+            def world() -> Any:  # a world of the pool, in proportion to its weight
+                return cores[min(bisect.bisect_right(cumulative, draw() * cumulative[-1]), last)]
+        else:
+            sampler = WorldSampler(view)
+
+            def world() -> Any:  # the search never reads the history it plays: positions without a log
+                return sampler.position(rng, history=False)
+
         limit = self.iterations
         done = 0
         c = self.exploration
         clock = time.perf_counter
         while (limit is None or done < limit) and (deadline is None or clock() < deadline):
             done += 1
-            # The search never reads the history it plays: its worlds are positions without a log.
-            path, end = search.descend(root, sampler.position(rng, history=False), draw, c)
+            path, end = search.descend(root, world(), draw, c)
             reward0, reward1 = _rewards(search.playout(end, draw))
             search.back_up(path, reward0, reward1)
         self.last_iterations = done
@@ -139,10 +183,12 @@ class ISMCTSBot:
 
 
 def factory(*, seed: int | None = None, **options: Any) -> ISMCTSBot:
-    """The ``ismcts`` strategy's factory: options ``iterations``, ``time_ms``, ``exploration``."""
-    unknown = set(options) - {"iterations", "time_ms", "exploration"}
+    """The ``ismcts`` strategy's factory: options ``iterations``, ``time_ms``, ``exploration``, ``worlds``,
+    ``pool``, ``temperature``, ``noise``."""
+    unknown = set(options) - {"iterations", "time_ms", "exploration", "worlds", "pool", "temperature", "noise"}
     if unknown:
         raise TypeError(
-            f"the ismcts strategy takes iterations, time_ms and exploration, not {', '.join(sorted(unknown))}"
+            "the ismcts strategy takes iterations, time_ms, exploration, worlds, pool, temperature and noise, "
+            f"not {', '.join(sorted(unknown))}"
         )
     return ISMCTSBot(seed, **options)

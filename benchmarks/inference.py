@@ -1,0 +1,188 @@
+"""Inference quality: how much likelier the true hidden cards are under the weighted sampler than under uniform.
+
+    python benchmarks/inference.py [--games G] [--worlds N] [--players greedy ismcts] [--temperatures 2 4 8]
+                                   [--seed S] [--ismcts-iterations I]
+
+Held-out games (seeds ``S``, ``S+1``, ... — the model's default temperature was chosen on other seeds) are played
+by four copies of each player; at the seat to move after 2, 4, 6 and 8 finished tricks (R13), with a decision to
+make, the script draws ``N`` worlds with :func:`goat.sample_world` (uniform) and weighs them with
+:func:`goat.bots.inference.weighted_worlds`'s likelihood at each temperature.  It reports, by stage:
+
+- **ratio**: how many times likelier the true world is under the weighted sampler than under uniform,
+  ``L(true) / mean L(uniform draws)`` (the importance-sampling estimate of the posterior's normaliser), as the
+  geometric mean over positions (Rebstock et al. 2019 compare the true state's probability the same way);
+- **rank**: the share of uniform draws less likely than the true world under the model (0.5 means no information);
+- **cards**: the mean probability that an unseen card is placed where it truly is (another seat's hand, or a
+  face-down pass), weighted against uniform.
+
+Small runs are noisy: say how many positions a figure comes from.
+
+    python benchmarks/inference.py --match M [--seed S] [--pool P]
+
+plays instead a duplicate tournament of M matches (on one worker) of ``ismcts[worlds=weighted]`` against
+``ismcts[iterations=1000]`` at equal time per decision: the weighted bot's ``time_ms`` is the median time the
+plain bot took per decision (of more than one legal move) on a few positions of this session, measured first.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import time
+from typing import Any
+
+import goat
+from goat.bots.inference import log_likelihood
+from goat.bots.model import PlayerModel
+
+STAGES = (2, 4, 6, 8)  # finished tricks
+
+
+def positions(player: str, games: int, seed: int, iterations: int) -> list[tuple[int, goat.GameState]]:
+    """(stage, true state) at the first decision after each stage's number of finished tricks, per game."""
+    found = []
+    options: dict[str, Any] = {"iterations": iterations} if player == "ismcts" else {}
+    for game in range(games):
+        bots = [goat.load_strategy(player, seed=seed + 10 * game + seat, **options) for seat in range(4)]
+        state = goat.new_game(seed=seed + game)
+        stages = list(STAGES)
+        while not state.is_over:
+            seat = state.to_move
+            assert seat is not None
+            seen = goat.view(state, seat)
+            if stages and len(state.tricks) >= stages[0] and len(seen.legal_moves) > 1:
+                found.append((stages.pop(0), state))
+            state = goat.play(state, bots[seat].choose(seen, seen.legal_moves))
+    return found
+
+
+def places(state: goat.GameState, seat: int) -> dict[goat.Card, Any]:
+    """Where each card unseen by ``seat`` lies: ('hand', s) or ('pass', history index of the play)."""
+    where: dict[goat.Card, Any] = {}
+    for other in range(4):
+        if other != seat:
+            for card in state.hands[other]:
+                where[card] = ("hand", other)
+    plays = [m for t in state.tricks for m in t.plays] + list(state.table)
+    for index, move in enumerate(plays):
+        if move.kind is goat.MoveKind.PASS and move.seat != seat:
+            for card in move.cards:
+                where[card] = ("pass", index)
+    return where
+
+
+def measure(state: goat.GameState, worlds: int, models: list[PlayerModel], rng: random.Random) -> list[Any]:
+    seat = state.to_move
+    assert seat is not None
+    seen = goat.view(state, seat)
+    drawn = [goat.sample_world(seen, rng) for _ in range(worlds)]
+    truth = places(state, seat)
+    spots = [places(world, seat) for world in drawn]
+    hits = [sum(spot.get(card) == place for card, place in truth.items()) / max(len(truth), 1) for spot in spots]
+    rows = []
+    for model in models:
+        true_log = log_likelihood(state, seat, model)
+        logs = [log_likelihood(world, seat, model) for world in drawn]
+        top = max(logs)
+        weights = [math.exp(value - top) for value in logs]
+        mean_log = top + math.log(sum(weights) / len(weights))
+        rank = sum(value < true_log for value in logs) / len(logs)
+        weighted_hits = sum(w * h for w, h in zip(weights, hits, strict=True)) / sum(weights)
+        rows.append(
+            (
+                true_log - mean_log,
+                rank,
+                weighted_hits,
+                statistics.fmean(hits),
+                1 / sum((w / sum(weights)) ** 2 for w in weights),
+            )
+        )
+    return rows
+
+
+def equal_time_ms(seed: int) -> float:
+    """The median milliseconds ismcts takes for 1000 iterations, over the decisions of two greedy games."""
+    plain = goat.load_strategy("ismcts", seed=seed, iterations=1000)
+    greedy = goat.load_strategy("greedy")
+    spent = []
+    for game in range(2):
+        state = goat.new_game(seed=seed + game)
+        while not state.is_over:
+            seen = goat.view(state, state.to_move)  # type: ignore[arg-type]
+            if len(seen.legal_moves) > 1:
+                start = time.perf_counter()
+                plain.choose(seen, seen.legal_moves)
+                spent.append((time.perf_counter() - start) * 1000)
+            state = goat.play(state, greedy.choose(seen, seen.legal_moves))
+    return statistics.median(spent)
+
+
+def match(matches: int, seed: int, pool: int) -> None:
+    from concurrent.futures import ProcessPoolExecutor
+
+    from goat import arena
+
+    budget = round(equal_time_ms(seed), 1)
+    weighted = arena.Entrant("ismcts", (("worlds", "weighted"), ("pool", pool), ("time_ms", budget)), "weighted")
+    plain = arena.Entrant("ismcts", (("iterations", 1000),), "ismcts-1000")
+    print(f"equal time: {budget} ms per decision (ismcts 1000 iterations, median in this session)", flush=True)
+    with ProcessPoolExecutor(max_workers=1) as executor:
+        result = arena.run_tournament([weighted, plain], matches=matches, seed=seed, executor=executor)
+    print(result.table())
+    row = result["weighted"]
+    low, high = row.match_win_interval
+    print(
+        f"weighted: {row.match_wins}/{row.matches} matches = {row.match_win_rate:.1%} (95% {low:.1%}-{high:.1%}), "
+        f"games {row.game_win_rate:.1%}, {result.seconds:.0f} s"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--worlds", type=int, default=200)
+    parser.add_argument("--players", nargs="+", default=["greedy", "ismcts"])
+    parser.add_argument("--temperatures", type=float, nargs="+", default=[2.0, 4.0, 8.0])
+    parser.add_argument("--noise", type=float, nargs="+", default=[0.0], help="the models' noise shares (each)")
+    parser.add_argument("--ismcts-iterations", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=10_000)
+    parser.add_argument("--match", type=int, default=0, help="play M duplicate matches instead (see above)")
+    parser.add_argument("--pool", type=int, default=32, help="the weighted bot's pool of worlds (with --match)")
+    args = parser.parse_args()
+    if args.match:
+        match(args.match, args.seed, args.pool)
+        return
+    models = [PlayerModel(temperature=t, noise=e) for t in args.temperatures for e in args.noise]
+    rng = random.Random(args.seed)
+    print(f"core: {goat.build_info()['core'] if isinstance(goat.build_info(), dict) else goat.build_info()}")
+    for player in args.players:
+        start = time.perf_counter()
+        found = positions(player, args.games, args.seed, args.ismcts_iterations)
+        results = [(stage, measure(state, args.worlds, models, rng)) for stage, state in found]
+        print(
+            f"\n{player} games ({args.games} games, seeds {args.seed}+, {args.worlds} uniform worlds a position, "
+            f"{time.perf_counter() - start:.0f} s)"
+        )
+        print(
+            "temperature  after tricks  positions  ratio (geo. mean)  ratio (median)  rank  cards weighted/uniform  ESS"
+        )
+        for t, model in enumerate(models):
+            for stage in (*STAGES, None):
+                rows = [r[t] for s, r in results if stage is None or s == stage]
+                if not rows:
+                    continue
+                logs = [r[0] for r in rows]
+                print(
+                    f"{model.temperature:11g} {model.noise:5g}  {'all' if stage is None else stage:>12}  "
+                    f"{len(rows):9d}  "
+                    f"{math.exp(statistics.fmean(logs)):17.2f}  {math.exp(statistics.median(logs)):14.2f}  "
+                    f"{statistics.fmean(r[1] for r in rows):4.2f}  "
+                    f"{statistics.fmean(r[2] for r in rows):8.3f}/{statistics.fmean(r[3] for r in rows):.3f}  "
+                    f"{statistics.median(r[4] for r in rows):6.1f}"
+                )
+
+
+if __name__ == "__main__":
+    main()

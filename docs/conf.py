@@ -83,16 +83,10 @@ nitpick_ignore = [
     # goat's internal types in public signatures: not part of the API reference
     ("py:class", "goat.arena.tournament.Sealing"),
     ("py:class", "goat.arena.sandbox.BotGroup"),
-    # goat.bots and goat.batch docstrings naming internal names, to be written as literals there
-    ("py:func", "goat._kernel.playout"),
-    ("py:class", "WorldSampler"),
-    ("py:meth", "WorldSampler.fast"),
+    # goat.batch's internal types, named by its public signatures
     ("py:class", "goat.batch.position.Position"),
-    ("py:func", "goat.batch.legal.legal_blocks"),
     ("py:class", "goat.batch.legal.Legal"),
     ("py:class", "goat.batch.seeds.Deals"),
-    ("py:class", "goat.errors.MissingExtraError"),
-    ("py:mod", "goat.batch.policies"),
     ("py:attr", "action_space"),
 ]
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import math
 import random
 
-import attrs
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -105,4 +104,4 @@ def test_bad_arguments_are_refused_clearly() -> None:
     with pytest.raises(ValueError, match="not a move of seat"):
         PlayerModel().probabilities(seen, [other])
     with pytest.raises(ValueError, match="no moves"):
-        PlayerModel().probabilities(attrs.evolve(seen, legal_moves=()))
+        PlayerModel().probabilities(seen, [])

@@ -171,7 +171,7 @@ class GoatEnv(gymnasium.Env[np.ndarray[Any, Any], np.int64]):
 
     def render(self) -> str | np.ndarray[Any, Any] | None:
         """The table as text (``"ansi"``), printed (``"human"``, returning ``None``) or as a picture
-        (``"rgb_array"``: an ``(H, W, 3)`` uint8 frame; :class:`goat.errors.MissingExtraError` without the
+        (``"rgb_array"``: an ``(H, W, 3)`` uint8 frame; ``MissingExtraError`` without the
         ``render`` extra)."""
         if self.render_mode is None:
             return None

@@ -61,7 +61,7 @@ def vector_env(num_envs: int, seat: int = 0, opponents: str = "random", **option
     seats play ``opponents`` (``"random"`` or ``"greedy-lite"``); see :class:`goat.batch.env.GoatVectorEnv`.
 
     Needs Gymnasium 1.0 or later (``pip install 'goat-cards[batch,gymnasium]'``); without it, raises
-    :class:`goat.errors.MissingExtraError` naming the extra.
+    ``goat.errors.MissingExtraError`` naming the extra.
     """
     from goat.batch.env import GoatVectorEnv
 

@@ -2,7 +2,7 @@
 
 Each sub-environment is one game at a time.  Seat ``seat`` is the agent; the three other seats — partner
 included — play ``opponents``: ``"random"`` (uniform among legal actions) or ``"greedy-lite"`` (the rule of
-:mod:`goat.batch.policies`).  An agent's step is one of its decisions (a play, or declare/wait when it is asked
+``goat.batch.policies``).  An agent's step is one of its decisions (a play, or declare/wait when it is asked
 about its molodka, R14); the other seats' decisions are made inside the step, all games in lockstep.
 
 - **Actions**: ``Discrete(47)`` per game (:mod:`goat.adapters.encoding`); the legal ones are

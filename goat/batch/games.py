@@ -3,7 +3,7 @@
 
 A batch is a value, like :class:`goat.GameState`: :meth:`Batch.step` and :meth:`Batch.redeal` return a new
 batch and never change the old one (its arrays are read-only).  Inside, the games are the arrays of a
-:class:`~goat.batch.position.Position` (:attr:`Batch.position`, as :attr:`goat.GameState.core` is the scalar
+``Position`` arrays (:attr:`Batch.position`, as :attr:`goat.GameState.core` is the scalar
 engine's); the actions each step took are kept in a log shared by the batches of one line of play, so that
 :meth:`Batch.state` can replay any game through the scalar engine.
 """
@@ -317,7 +317,7 @@ class Batch:
 
     @property
     def position(self) -> Position:
-        """The arrays the rules run on, read-only (:class:`~goat.batch.position.Position`, the game the last
+        """The arrays the rules run on, read-only (a ``Position``, the game the last
         axis): the engine's state, for code that extends the engine."""
         return self._position
 
@@ -391,7 +391,7 @@ class Batch:
     # --- deciding ----------------------------------------------------------------------------------
 
     def legal_blocks(self) -> Legal:
-        """The deciding seats' legal actions as the engine holds them (:func:`goat.batch.legal.legal_blocks`:
+        """The deciding seats' legal actions as the engine holds them (``goat.batch.legal.legal_blocks``:
         four 15-bit blocks per game, the seat due to play and its packed hand), read-only, found once per batch."""
         found = self._legal
         if found is None:

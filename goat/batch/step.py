@@ -1,7 +1,7 @@
 """One decision in every game at once: the position after each game's action (R10–R17).
 
 :func:`advance` takes a position and one action per game (``-1``: this game makes no move) that the caller has
-checked against :func:`goat.batch.legal.legal_blocks`, and returns a new position; the old one is not changed.
+checked against ``goat.batch.legal.legal_blocks``, and returns a new position; the old one is not changed.
 The games are split by what their action does — wait, declare a molodka, or play — and each group is changed
 with whole-array operations; the games whose trick the play completes are then scored, drawn for and set up
 for the next trick as one more group.  Arrays are read with ``take`` and written through flat indices
@@ -57,7 +57,7 @@ def advance(
     """The position after ``actions`` (one per game, legal, or -1 for none).
 
     ``deck`` is the games' deck orders ``(n, 36)`` and ``trump`` their trump suits; ``due`` and ``due_hand``
-    the seat due to play in each game and its hand, as :func:`~goat.batch.legal.legal_blocks` found them.
+    the seat due to play in each game and its hand, as ``legal_blocks`` found them.
     """
     new = position.copy()
     moving = actions >= 0

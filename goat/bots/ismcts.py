@@ -16,7 +16,7 @@ and an iteration budget only, the bot is deterministic.
 ``worlds`` says which worlds the search draws: ``"uniform"`` (the default, as
 above) or ``"weighted"`` (policy-based inference, :mod:`goat.bots.inference`):
 at each decision it draws a pool of ``pool`` worlds (default
-:data:`DEFAULT_POOL`; with ``time_ms``, no longer than half the time) with
+``DEFAULT_POOL``; with ``time_ms``, no longer than half the time) with
 :func:`~goat.bots.inference.weighted_worlds`, weighted by how likely the other
 seats' moves were in each under a :class:`~goat.bots.model.PlayerModel` of
 ``temperature`` and ``noise`` (defaults :data:`goat.bots.model.DEFAULT_TEMPERATURE` and
@@ -67,7 +67,7 @@ MAX_TIME_MS: Final = 86_400_000
 def rollout(state: GameState, rng: random.Random) -> tuple[tuple[int, int], tuple[int, int]]:
     """Finish the game from ``state`` with the fast policy; return (points, tricks) by team.
 
-    The policy is the kernel's (:func:`goat._kernel.playout`, compiled with the rules): see the module
+    The policy is the search's (``goat.bots._search.playout``, compiled with the rules): see the module
     documentation.
     """
     points0, points1, tricks0, tricks1 = search.playout(state.core, rng.random)

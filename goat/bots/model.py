@@ -54,7 +54,6 @@ __all__ = [
     "STRENGTH_COST",
     "TRUMP_COST",
     "PlayerModel",
-    "TablePlay",
 ]
 
 #: The softmax's default temperature, in card points, and the share of probability spread evenly over the legal
@@ -157,7 +156,7 @@ class PlayerModel:
         keys: Sequence[int],
     ) -> tuple[float, ...]:
         """:meth:`probabilities` on the engine's representation (see docs/architecture.md): the seat's hand
-        and the cards it has not seen as masks, the table as :data:`TablePlay` tuples, hand sizes by seat, the
+        and the cards it has not seen as masks, the table as ``TablePlay`` tuples, hand sizes by seat, the
         trump suit's index and the legal moves' keys."""
         scores = self.scores(seat, hand, unknown, table, sizes, trump, keys)
         top = max(scores)

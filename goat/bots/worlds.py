@@ -57,7 +57,7 @@ placement is the product over seats of the number of such maps, so:
 
 Every world consistent with the view is equally likely, up to the generator
 (the tests compare the draws with exact counts of small positions).
-:class:`WorldSampler` draws many worlds of one view; its :meth:`~WorldSampler.fast`
+``WorldSampler`` draws many worlds of one view; its ``fast`` method
 builds a world's position directly (for search), from the same placements.
 
 >>> import random, goat

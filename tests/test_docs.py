@@ -4,6 +4,7 @@ command docs/cli.md shows is run and its output compared, and every public name 
 from __future__ import annotations
 
 import codecs
+import os
 import re
 from pathlib import Path
 
@@ -73,16 +74,19 @@ ROOT = DOCS.parent
 # The files a user gets: everything in the repository but hidden folders (git, virtual environments, caches),
 # builds and the vendored intersphinx inventories.
 SKIP = {"_build", "_inventories", "__pycache__", "build", "dist", "node_modules"}
+TEXT_SUFFIXES = {".py", ".md", ".toml", ".txt", ".json", ".js", ""}
 
 
 def project_text_files() -> list[Path]:
     found = []
-    for path in ROOT.rglob("*"):
-        parts = path.relative_to(ROOT).parts
-        if any(part.startswith(".") or part in SKIP or part.endswith(".egg-info") for part in parts[:-1]):
-            continue
-        if path.is_file() and path.suffix in {".py", ".md", ".toml", ".txt", ".json", ".js", ""}:
-            found.append(path)
+    for folder, subfolders, files in os.walk(ROOT):
+        # pruned as the walk goes: a checkout's virtual environments hold far more files than the project
+        subfolders[:] = [d for d in subfolders if not (d.startswith(".") or d in SKIP or d.endswith(".egg-info"))]
+        found += [
+            Path(folder, name)
+            for name in files
+            if Path(name).suffix in {".py", ".md", ".toml", ".txt", ".json", ".js", ""}
+        ]
     return found
 
 

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 import goat
-from goat.arena import sandbox
+from goat.arena import cgroups, sandbox
 from goat.arena.sealed import BotFault, ProcessStrategy
 
 SPY = Path(__file__).parent / "protocol_bots" / "spy.py"
@@ -235,14 +235,14 @@ def test_the_number_of_processes_is_bounded(bots: list[ProcessStrategy]) -> None
 
 
 @walled
-@pytest.mark.parametrize("cgroups", [True, False])
+@pytest.mark.parametrize("grouped", [True, False])
 def test_cpu_time_is_counted_for_all_the_bots_processes(
-    bots: list[ProcessStrategy], monkeypatch: pytest.MonkeyPatch, cgroups: bool
+    bots: list[ProcessStrategy], monkeypatch: pytest.MonkeyPatch, grouped: bool
 ) -> None:
-    if cgroups:
+    if grouped:
         _require("cpu time per bot")
     else:  # the referee's own count of the bot's processes stands in for the cgroup's
-        monkeypatch.setattr(sandbox, "_hierarchy", lambda: (None, "no cgroup here"))
+        monkeypatch.setattr(cgroups, "hierarchy", lambda: cgroups.Hierarchy((), (("memory", "no cgroup here"),)))
         sandbox.probe.cache_clear()
     try:
         # three processes burning for 3 s of wall time: more than 1 s of CPU even at half a CPU on a busy machine
@@ -441,7 +441,7 @@ def test_groups_left_by_a_referee_that_died_are_swept_away() -> None:
     stale = [os.path.join(parent, f"goat-bot-{dead}-0-test") for parent in parents]
     for path in stale:
         os.mkdir(path)
-    sandbox._sweep.cache_clear()  # it sweeps once a process
+    cgroups.sweep.cache_clear()  # it sweeps once a process
     with spy("environment") as bot:
         found(bot)
     assert not any(os.path.exists(path) for path in stale)

@@ -20,7 +20,7 @@ import pytest
 
 import goat
 from goat import arena, records
-from goat.arena import sandbox
+from goat.arena import cgroups, sandbox
 from goat.arena.sealed import BotFault, ProcessStrategy, bot_command
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc to count processes")
@@ -193,7 +193,7 @@ def test_a_command_that_does_not_exist_is_a_crash_fault_naming_it() -> None:
 def test_without_cgroups_memory_and_cpu_are_limited_per_process_and_the_report_says_so(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(sandbox, "_hierarchy", lambda: (None, "no cgroup here"))
+    monkeypatch.setattr(cgroups, "hierarchy", lambda: cgroups.Hierarchy((), (("memory", "no cgroup here"),)))
     sandbox.probe.cache_clear()
     code = (
         "import resource, sys; "

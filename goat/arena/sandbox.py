@@ -4,11 +4,11 @@ A sealed bot runs under `bubblewrap <https://github.com/containers/bubblewrap>`_
 sandbox Flatpak uses): user, PID, network, IPC, UTS and mount namespaces of its own, the system
 read-only, the referee's working directory and the shared temporary directories hidden, a private
 ``/tmp`` that is its working directory and ``HOME``.  Its resources are bounded *per bot* — all its
-processes together — by a control group (cgroup v2 where this process may create sub-groups, or
-cgroup v1 as root): memory, number of tasks, CPU time, and at most one CPU.  Where neither is to be
-had, the bot runs in a session of its own with per-process resource limits, and :func:`probe` says
-which protections are missing: ``sandbox="required"`` refuses to start then, ``"auto"`` plays and
-records what held, ``"none"`` asks for no sandbox at all.
+processes together — by a control group (:mod:`goat.arena.cgroups`: v2 where this process may make
+sub-groups or has a group delegated to it, or v1 as root): memory, number of tasks, CPU time, and at
+most one CPU.  Where neither is to be had, the bot runs in a session of its own with per-process
+resource limits, and :func:`probe` says which protections are missing: ``sandbox="required"`` refuses
+to start then, ``"auto"`` plays and records what held, ``"none"`` asks for no sandbox at all.
 
 >>> from goat.arena import sandbox
 >>> report = sandbox.probe()
@@ -20,21 +20,18 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import itertools
 import os
-import secrets
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Final, Literal
 
 import attrs
 
+from goat.arena import cgroups
 from goat.errors import install_command, shown
 
 __all__ = [
@@ -64,8 +61,6 @@ DEFAULT_MEMORY_MB: Final = 2048
 DEFAULT_PROCESSES: Final = 128
 #: The variables a bot's environment takes from the referee's; everything else it gets is named by the organiser.
 ENVIRONMENT: Final = ("PATH", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "TZ", "PYENV_ROOT", "PYENV_VERSION")
-#: The scheduler's period, in microseconds: the bot's quota per period is one period, so one CPU.
-_CPU_PERIOD: Final = 100_000
 #: A waiting bot's quota per period: 5% of a CPU, all its processes together (enough to die promptly when killed).
 _IDLE_QUOTA: Final = 5_000
 #: Where a bot's private scratch directory is, inside its sandbox.
@@ -204,87 +199,6 @@ def _syscall_filter() -> tuple[bytes | None, str]:
         return None, f"libseccomp could not make the filter: {error}"
 
 
-@attrs.frozen
-class _Hierarchy:
-    """Where this process's cgroup is, for a set of controllers: v2 (one tree) or v1 (one tree per controller)."""
-
-    version: int
-    paths: tuple[tuple[str, str], ...]  #: (controller, directory of this process's group)
-
-
-_CONTROLLERS: Final = ("memory", "pids", "cpu", "cpuacct")
-
-
-def _mounts() -> list[tuple[str, str, set[str]]]:
-    """The cgroup file systems mounted: (type, mount point, options)."""
-    found = []
-    try:
-        lines = Path("/proc/self/mountinfo").read_text().splitlines()
-    except OSError:
-        return []
-    for line in lines:
-        before, _, after = line.partition(" - ")
-        kind, _, options = after.split(" ", 2) if after.count(" ") >= 2 else (after, "", "")
-        if kind in ("cgroup", "cgroup2"):
-            found.append((kind, before.split(" ")[4], set(options.split(","))))
-    return found
-
-
-def _own_groups() -> dict[str, str]:
-    """This process's group in each hierarchy: controllers (``""`` for v2) to path."""
-    groups: dict[str, str] = {}
-    try:
-        lines = Path("/proc/self/cgroup").read_text().splitlines()
-    except OSError:
-        return groups
-    for line in lines:
-        _, controllers, path = line.split(":", 2)
-        for controller in controllers.split(",") if controllers else [""]:
-            groups[controller] = path
-    return groups
-
-
-def _writable(directory: str) -> bool:
-    """Whether this process may make a sub-group of ``directory`` (tried: permissions alone do not tell)."""
-    trial = os.path.join(directory, f"goat-probe-{os.getpid()}-{secrets.token_hex(4)}")
-    try:
-        os.mkdir(trial)
-    except OSError:
-        return False
-    with contextlib.suppress(OSError):
-        os.rmdir(trial)
-    return True
-
-
-@functools.cache
-def _hierarchy() -> tuple[_Hierarchy | None, str]:
-    """The cgroups goat may create bots' groups in, and how; or ``None`` and why not."""
-    if not sys.platform.startswith("linux"):
-        return None, f"no cgroups on {sys.platform}"
-    groups = _own_groups()
-    mounts = _mounts()
-    for kind, point, _ in mounts:  # v2 first: delegated to this process (systemd's Delegate=, a container's own)
-        if kind == "cgroup2" and "" in groups:
-            directory = os.path.join(point, groups[""].lstrip("/"))
-            try:
-                enabled = set(Path(directory, "cgroup.subtree_control").read_text().split())
-            except OSError:
-                continue
-            if {"memory", "pids", "cpu"} <= enabled and _writable(directory):
-                return _Hierarchy(2, tuple((name, directory) for name in _CONTROLLERS)), "cgroup v2"
-    paths = []
-    for controller in _CONTROLLERS:
-        for kind, point, options in mounts:
-            if kind == "cgroup" and controller in options and controller in groups:
-                directory = os.path.join(point, groups[controller].lstrip("/"))
-                if _writable(directory):
-                    paths.append((controller, directory))
-                break
-    if paths:
-        return _Hierarchy(1, tuple(paths)), "cgroup v1"
-    return None, "no cgroup this process may create groups in (cgroup v2 not delegated, v1 not writable)"
-
-
 @functools.cache
 def probe(mode: Sandbox = "auto") -> SandboxReport:
     """Each protection of sealed play on this machine in ``mode``, whether it holds, and how or why not.
@@ -293,15 +207,16 @@ def probe(mode: Sandbox = "auto") -> SandboxReport:
     """
     check_mode(mode)
     bwrap, told = _bubblewrap() if mode != "none" else (None, "sandbox='none'")
-    hierarchy, where = _hierarchy()
-    controllers = {name for name, _ in hierarchy.paths} if hierarchy else set()
+    where = cgroups.hierarchy()
 
     def bounded(controller: str, what: str, fallback: str) -> Protection:
-        if controller in controllers:
-            return Protection(what, True, f"{where}: {controller} controller")
-        return Protection(what, False, f"{fallback} ({where})")
+        place = where.place(controller)
+        if place is not None:
+            return Protection(what, True, f"cgroup v{place.version}: {controller} controller")
+        return Protection(what, False, f"{fallback} ({where.why_not(controller)})")
 
     walled = bwrap is not None
+    cpu = where.place("cpu")
     program, filtered = _syscall_filter()
     protections = (
         Protection("namespaces", walled, "bubblewrap: own user, PID, network, IPC, UTS, mount" if walled else told),
@@ -313,19 +228,15 @@ def probe(mode: Sandbox = "auto") -> SandboxReport:
         Protection("network", walled, "none: a network namespace of its own" if walled else told),
         Protection("syscall filter", walled and program is not None, filtered if walled else told),
         bounded("memory", "memory per bot", "per process only (RLIMIT_AS)"),
-        bounded(
-            "cpuacct" if hierarchy is not None and hierarchy.version == 1 else "cpu",
-            "cpu time per bot",
-            "per process only (RLIMIT_CPU), and descendants counted at each reply",
-        ),
+        bounded("cpuacct", "cpu time per bot", "per process only (RLIMIT_CPU), and descendants counted at each reply"),
         bounded("pids", "processes per bot", "unbounded: RLIMIT_NPROC counts the whole user"),
         bounded("cpu", "one cpu per bot", "unbounded: its processes may take every CPU"),
         Protection(
             "idle between turns",
-            "cpu" in controllers,
-            f"{where}: 5% of a CPU until it is asked"
-            if "cpu" in controllers
-            else f"it runs between its turns too ({where})",
+            cpu is not None,
+            f"cgroup v{cpu.version}: 5% of a CPU until it is asked"
+            if cpu is not None
+            else f"it runs between its turns too ({where.why_not('cpu')})",
         ),
         Protection(
             "lifetime",
@@ -335,7 +246,7 @@ def probe(mode: Sandbox = "auto") -> SandboxReport:
             else "its process group and "
             + (
                 "cgroup are killed when it ends, but not if the referee is killed"
-                if "pids" in controllers
+                if where.place("pids") is not None
                 else "no more: a process that left its group may live on"
             ),
         ),
@@ -365,171 +276,6 @@ def require(mode: Sandbox) -> SandboxReport:
 
 # --- one bot's confinement ----------------------------------------------------------------------
 
-_COUNTER = itertools.count()
-
-
-class BotGroup:
-    """One bot's control group: made with its limits before the bot starts, emptied and removed after."""
-
-    def __init__(self, hierarchy: _Hierarchy, limits: Limits) -> None:
-        _sweep(hierarchy)
-        self.version = hierarchy.version
-        self.idling = False
-        self._quota_fd: int | None = None  # kept open: opening a cgroup's file costs more than a message
-        name = f"goat-bot-{os.getpid()}-{next(_COUNTER)}-{secrets.token_hex(3)}"
-        self.directories: dict[str, str] = {}
-        made: list[str] = []
-        try:
-            for controller, parent in hierarchy.paths:
-                directory = os.path.join(parent, name)
-                if directory not in made:
-                    os.mkdir(directory)
-                    made.append(directory)
-                self.directories[controller] = directory
-            self._limit(limits)
-            if "cpu" in self.directories:
-                quota = "cpu.max" if self.version == 2 else "cpu.cfs_quota_us"
-                self._quota_fd = os.open(os.path.join(self.directories["cpu"], quota), os.O_WRONLY | os.O_CLOEXEC)
-        except OSError:
-            self.directories = {}
-            for directory in made:
-                with contextlib.suppress(OSError):
-                    os.rmdir(directory)
-            raise
-
-    def _write(self, controller: str, name: str, value: str) -> None:
-        directory = self.directories.get(controller)
-        if directory is not None:
-            Path(directory, name).write_text(value)
-
-    def _limit(self, limits: Limits) -> None:
-        memory = None if limits.memory_mb is None else str(limits.memory_mb << 20)
-        if self.version == 2:
-            if memory is not None:
-                self._write("memory", "memory.max", memory)
-                with contextlib.suppress(OSError):  # no swap configured: nothing to bound
-                    self._write("memory", "memory.swap.max", "0")
-            if limits.processes is not None:
-                self._write("pids", "pids.max", str(limits.processes))
-            self._write("cpu", "cpu.max", f"{_CPU_PERIOD} {_CPU_PERIOD}")
-            return
-        if memory is not None:
-            self._write("memory", "memory.limit_in_bytes", memory)
-            with contextlib.suppress(OSError):  # swap accounting off: the limit above is the whole bound
-                self._write("memory", "memory.memsw.limit_in_bytes", memory)
-        if limits.processes is not None:
-            self._write("pids", "pids.max", str(limits.processes))
-        self._write("cpu", "cpu.cfs_period_us", str(_CPU_PERIOD))
-        self._write("cpu", "cpu.cfs_quota_us", str(_CPU_PERIOD))
-
-    def idle(self) -> None:
-        """Not its turn: all the bot's processes together get at most :data:`_IDLE_QUOTA` of a CPU until
-        :meth:`wake`, so that what it leaves running cannot take the CPU from the seat that thinks.
-
-        A CPU quota rather than stopping the processes: it costs one write, where stopping and waking every
-        process at every message doubled a message's round trip."""
-        if not self.idling:
-            self._quota(_IDLE_QUOTA)
-            self.idling = True
-
-    def wake(self) -> None:
-        """Its turn: one CPU again."""
-        if self.idling:
-            self._quota(_CPU_PERIOD)
-            self.idling = False
-
-    def _quota(self, microseconds: int) -> None:
-        if self._quota_fd is not None:
-            value = f"{microseconds} {_CPU_PERIOD}" if self.version == 2 else str(microseconds)
-            with contextlib.suppress(OSError):  # the group is gone: the bot has ended
-                os.pwrite(self._quota_fd, value.encode(), 0)
-
-    def procs_files(self) -> list[str]:
-        """The files a process writes its pid to, to join the group in every hierarchy."""
-        return [os.path.join(directory, "cgroup.procs") for directory in dict.fromkeys(self.directories.values())]
-
-    def cpu_seconds(self) -> float | None:
-        """CPU time used by all the bot's processes so far, or ``None`` if it cannot be read."""
-        try:
-            if self.version == 2:
-                for line in Path(self.directories["cpu"], "cpu.stat").read_text().splitlines():
-                    if line.startswith("usage_usec "):
-                        return int(line.split()[1]) / 1e6
-                return None
-            return int(Path(self.directories["cpuacct"], "cpuacct.usage").read_text()) / 1e9
-        except (OSError, KeyError, ValueError):
-            return None
-
-    def pids(self) -> set[int]:
-        """The bot's processes (every hierarchy holds the same ones)."""
-        for procs in self.procs_files()[:1]:
-            with contextlib.suppress(OSError, ValueError):
-                return {int(pid) for pid in Path(procs).read_text().split()}
-        return set()
-
-    def close(self) -> None:
-        """Kill every process left in the group and remove it."""
-        if self._quota_fd is not None:
-            os.close(self._quota_fd)
-            self._quota_fd = None
-        if not self.directories:
-            return
-        kill = os.path.join(next(iter(self.directories.values())), "cgroup.kill")
-        for _ in range(50):
-            pids = self.pids()
-            if not pids:
-                break
-            if self.version == 2 and os.path.exists(kill):
-                with contextlib.suppress(OSError):
-                    Path(kill).write_text("1")
-            else:
-                for pid in pids:
-                    with contextlib.suppress(OSError):
-                        os.kill(pid, signal.SIGKILL)
-            time.sleep(0.002)
-        for directory in dict.fromkeys(self.directories.values()):
-            _remove(directory)
-        self.directories = {}
-
-
-def _remove(directory: str) -> None:
-    """Remove an emptied group, waiting up to a second for its last tasks to leave (a later sweep takes what is
-    left)."""
-    for _ in range(200):
-        try:
-            os.rmdir(directory)
-            return
-        except FileNotFoundError:
-            return
-        except OSError:
-            time.sleep(0.005)
-
-
-@functools.cache
-def _sweep(hierarchy: _Hierarchy) -> None:
-    """Once per process: remove the groups that referees which died without cleaning up left (``goat-bot-PID-*``
-    of a PID no longer running), killing whatever still runs in them."""
-    for _, parent in hierarchy.paths:
-        try:
-            names = [name for name in os.listdir(parent) if name.startswith("goat-bot-")]
-        except OSError:
-            continue
-        for name in names:
-            try:
-                os.kill(int(name.split("-")[2]), 0)
-                continue  # its referee lives
-            except (ValueError, IndexError, ProcessLookupError):
-                pass
-            except PermissionError:
-                continue
-            directory = os.path.join(parent, name)
-            with contextlib.suppress(OSError, ValueError):
-                for pid in Path(directory, "cgroup.procs").read_text().split():
-                    with contextlib.suppress(OSError):
-                        os.kill(int(pid), signal.SIGKILL)
-            _remove(directory)
-
-
 # A shell that joins the bot's cgroup (the pid files before "--") and sets the per-process limits that stand in for
 # missing cgroup controllers, then becomes the bot: so the bot is bounded from its first instruction on.
 _JOIN: Final = 'while [ "$1" != -- ]; do case $1 in -v|-t) ulimit "$1" "$2"; shift;; *) echo $$ >"$1" || exit 125;; esac; shift; done; shift; exec "$@"'  # noqa: E501
@@ -542,7 +288,7 @@ class Confinement:
     argv: list[str]
     env: dict[str, str]
     cwd: str
-    group: BotGroup | None
+    group: cgroups.BotGroup | None
     scratch: str | None  #: a directory of the referee's to remove when the bot ends (without bubblewrap)
     report: SandboxReport
     fds: tuple[int, ...] = ()  #: descriptors the child inherits (the syscall filter), closed once it has started
@@ -663,8 +409,10 @@ def confine(
     report = require(mode)
     environment = {name: os.environ[name] for name in ENVIRONMENT if name in os.environ}
     environment |= {"PYTHONUNBUFFERED": "1", "PYTHONIOENCODING": "utf-8", **(env or {})}
-    hierarchy, _ = _hierarchy()
-    group = BotGroup(hierarchy, limits) if hierarchy is not None else None
+    where = cgroups.hierarchy()
+    group = None
+    if where.places:
+        group = cgroups.BotGroup(where, memory_mb=limits.memory_mb, processes=limits.processes, idle_quota=_IDLE_QUOTA)
     held = {protection.name for protection in report.protections if protection.holds}
     prefix: list[str] = []
     if os.name == "posix":

@@ -3,12 +3,12 @@
 A bot's group bounds all its processes together: memory, tasks, CPU time, one CPU while it thinks and
 next to none while it waits.  Each controller is taken where this process may use it:
 
-- **cgroup v2**, in this process's own group if sub-groups may be made there with the controller on (the
-  root group, as root on a machine without systemd); or in a group *delegated* to this process (systemd's
-  ``Delegate=yes``, a container's own namespace) that holds no process but this one: v2 lets a group with
-  controllers on for its children hold no process itself, so this process first moves to a leaf of it
-  (``goat-referee``), as systemd asks of the programs it delegates to; or in the nearest group above it
-  that has the controller on and lets it make sub-groups (as root, a systemd slice);
+- **cgroup v2**, in this process's own group if it has the controllers on for its children (the root
+  group, as root on a machine without systemd); else, as root, in the nearest group above with them on (a
+  systemd slice); else in its own group, turning them on: a v2 group with controllers on for its children may
+  hold no process itself (the root group aside), so its processes move first to a leaf of it,
+  ``goat-referee``, as systemd asks of the programs it delegates a group to (``Delegate=yes``; a container's
+  own namespace); a user tries that first, in the group delegated to it, and a group above it after;
 - **cgroup v1**, in this process's own group of the controller's hierarchy, where it may write (as root).
 
 Where neither holds, :attr:`Hierarchy.missing` says why for each controller, and how to get it:
@@ -133,54 +133,79 @@ def _writable(directory: str) -> bool:
     return True
 
 
-def _turn_on(directory: str, wanted: set[str], pid: int) -> str:
+def _turn_on(directory: str, wanted: set[str], top: bool) -> str:
     """Turn ``wanted`` controllers on for the children of ``directory``, a group this process may write; ``""``,
-    or why not.  A v2 group that holds processes may not (the root group aside): if it holds this process
-    alone, as a scope delegated to it does, this process moves to the leaf :data:`LEAF` first."""
-    others = _words(directory, "cgroup.procs") - {str(pid)}
+    or why not.  A v2 group may not while it holds processes, unless it is the ``top`` of the hierarchy: they
+    move first to its leaf :data:`LEAF` (in a scope delegated to goat, its own processes: its launcher's too)."""
+    turn_on = " ".join(f"+{name}" for name in sorted(wanted))
+    if top:
+        with contextlib.suppress(OSError):  # the root group holds processes and controllers both
+            Path(directory, "cgroup.subtree_control").write_text(turn_on)
+            return ""
+    leaf = os.path.join(directory, LEAF)
     try:
-        if not others:
-            leaf = os.path.join(directory, LEAF)
-            with contextlib.suppress(FileExistsError):
-                os.mkdir(leaf)
-            Path(leaf, "cgroup.procs").write_text(str(pid))
-        Path(directory, "cgroup.subtree_control").write_text(" ".join(f"+{name}" for name in sorted(wanted)))
+        with contextlib.suppress(FileExistsError):
+            os.mkdir(leaf)
+        for pid in _words(directory, "cgroup.procs"):
+            with contextlib.suppress(ProcessLookupError):  # it has ended meanwhile
+                Path(leaf, "cgroup.procs").write_text(pid)
+        Path(directory, "cgroup.subtree_control").write_text(turn_on)
     except OSError as error:
-        if others:
-            return f"cgroup v2: {directory} also holds {len(others)} other processes; {SCOPE_HINT}"
         return f"cgroup v2: {directory} refused its controllers ({error.strerror}); {SCOPE_HINT}"
     return ""
 
 
-def _v2(point: str, own: str, wanted: set[str], pid: int) -> tuple[dict[str, str], dict[str, str]]:
-    """The v2 groups under which bots' groups of each of ``wanted`` may be made, and why not for the others."""
-    directory = os.path.normpath(os.path.join(point, own.lstrip("/")))
-    found: dict[str, str] = {}
-    why = dict.fromkeys(wanted, f"cgroup v2: {own} is not delegated to this user; {SCOPE_HINT}")
-    if _writable(directory):
-        available = wanted & _words(directory, "cgroup.controllers")
-        why = {name: f"cgroup v2: the {name} controller is not available in {own}" for name in wanted - available}
-        off = available - _words(directory, "cgroup.subtree_control")
-        refused = _turn_on(directory, off, pid) if off else ""
-        why |= dict.fromkeys(off, refused) if refused else {}
-        found = dict.fromkeys(available - off if refused else available, directory)
-    while directory != point and not found:  # as root: the nearest group above with controllers on
+def _own(point: str, directory: str, wanted: set[str]) -> tuple[dict[str, str], dict[str, str]]:
+    """The controllers of ``wanted`` this process may turn on in its own group ``directory``, and why not."""
+    if not _writable(directory):
+        return {}, dict.fromkeys(wanted, f"cgroup v2: {directory} is not delegated to this user; {SCOPE_HINT}")
+    available = wanted & _words(directory, "cgroup.controllers")
+    why = {name: f"cgroup v2: the {name} controller is not available in {directory}" for name in wanted - available}
+    off = available - _words(directory, "cgroup.subtree_control")
+    refused = _turn_on(directory, off, directory == point) if off else ""
+    if refused:
+        return {}, why | dict.fromkeys(available, refused)
+    return dict.fromkeys(available, directory), why
+
+
+def _above(point: str, directory: str, wanted: set[str]) -> dict[str, str]:
+    """The controllers of ``wanted`` on in the nearest group above ``directory`` where this process may make
+    groups (as root: a systemd slice), in one directory: a process is in one v2 group only."""
+    while directory != point:
         directory = os.path.dirname(directory)
         usable = wanted & _words(directory, "cgroup.subtree_control")
         if usable and _writable(directory):
-            found = dict.fromkeys(usable, directory)  # one directory: a process is in one v2 group only
+            return dict.fromkeys(usable, directory)
+    return {}
+
+
+def _v2(point: str, own: str, wanted: set[str], root: bool) -> tuple[dict[str, str], dict[str, str]]:
+    """The v2 groups under which bots' groups of each of ``wanted`` may be made, and why not for the others.
+
+    Root takes a group above before it turns controllers on in its own (which moves processes); a user, whose
+    own group is the one delegated to it, the other way round."""
+    point = os.path.normpath(point)
+    directory = os.path.normpath(os.path.join(point, own.lstrip("/")))
+    if wanted <= _words(directory, "cgroup.subtree_control") and _writable(directory):
+        return dict.fromkeys(wanted, directory), {}
+    found = _above(point, directory, wanted) if root else {}
+    why: dict[str, str] = {}
+    if not found:
+        found, why = _own(point, directory, wanted)
+    if not found and not root:
+        found = _above(point, directory, wanted)
     return found, {name: reason for name, reason in why.items() if name not in found}
 
 
-def find(mounts: Iterable[tuple[str, str, frozenset[str]]], groups: Mapping[str, str], pid: int) -> Hierarchy:
-    """Where process ``pid``, in ``groups`` (as ``/proc/PID/cgroup`` says) of the file systems ``mounts`` (type,
-    mount point, options), may make bots' groups: v2 for each controller where it may, else v1."""
+def find(mounts: Iterable[tuple[str, str, frozenset[str]]], groups: Mapping[str, str], *, root: bool) -> Hierarchy:
+    """Where a process in ``groups`` (as ``/proc/PID/cgroup`` says) of the file systems ``mounts`` (type, mount
+    point, options), as ``root`` or not, may make bots' groups: v2 for each controller where it may, else v1."""
     mounts = list(mounts)
     found: dict[str, Place] = {}
     why: dict[str, str] = {}
     for kind, point, _ in mounts:
         if kind == "cgroup2" and "" in groups:
-            usable, why = _v2(point, groups[""], {"memory", "pids", "cpu"}, pid)
+            usable, why = _v2(point, groups[""], {"memory", "pids", "cpu"}, root)
             found = {name: Place(name, 2, directory) for name, directory in usable.items()}
             break
     if found:  # its time is in every v2 group's cpu.stat
@@ -203,7 +228,7 @@ def hierarchy() -> Hierarchy:
     """Where this process makes bots' groups (found once: it may move this process to a leaf, see above)."""
     if not sys.platform.startswith("linux"):
         return Hierarchy((), tuple((name, f"no cgroups on {sys.platform}") for name in CONTROLLERS))
-    return find(_mounts(), _own_groups(), os.getpid())
+    return find(_mounts(), _own_groups(), root=os.geteuid() == 0)
 
 
 # --- one bot's group ------------------------------------------------------------------------------

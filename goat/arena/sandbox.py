@@ -211,6 +211,8 @@ def probe(mode: Sandbox = "auto") -> SandboxReport:
 
     def bounded(controller: str, what: str, fallback: str) -> Protection:
         place = where.place(controller)
+        if place is not None and place.version == 2 and controller == "cpuacct":  # v2 counts it in every group
+            return Protection(what, True, "cgroup v2: the group's cpu.stat")
         if place is not None:
             return Protection(what, True, f"cgroup v{place.version}: {controller} controller")
         return Protection(what, False, f"{fallback} ({where.why_not(controller)})")

@@ -37,6 +37,7 @@ import json
 import os
 import random
 import re
+import shlex
 import statistics
 import sys
 import time
@@ -288,7 +289,9 @@ def table(rows: Sequence[dict[str, Any]]) -> str:
     """A Markdown table, a line per row: readable in a terminal, ready for the documentation."""
 
     def ms(value: float | None) -> str:
-        return "–" if value is None else f"{value:.1f}"
+        if value is None:
+            return "–"
+        return f"{value:.1f}" if value >= 1 else f"{value:.2f}"  # greedy's hundredths, not a bare 0.0
 
     lines = [
         "| A | B | matches won by A | games won by A (of decided) | defeat-scores per game (A's net) "
@@ -388,7 +391,8 @@ def main(argv: list[str] | None = None) -> int:
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     print(table(data["rows"]))
-    print(f"({data['boards']} boards, seed {data['seed']}, {data['workers']} workers, {data['seconds']} s; {out})")
+    workers = f"{data['workers']} worker" + ("s" if data["workers"] != 1 else "")
+    print(f"({data['boards']} boards, seed {data['seed']}, {workers}, {data['seconds']} s; {out})")
     if args.plot is not None:
         plot(data, args.plot)
     return 0
@@ -434,7 +438,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         rows.append(run(spec, args.b, args.boards, args.seed, args.workers))
         print(table(rows[-1:]).splitlines()[-1], flush=True)
     return {
-        "command": "python benchmarks/strength.py " + " ".join(args.argv),
+        "command": shlex.join(["python", "benchmarks/strength.py", *args.argv]),
         "machine": f"{sys.platform}, {os.cpu_count()} cores, python {sys.version.split()[0]}, "
         f"goat {goat.__version__}, {goat.build_info()}",
         "a": args.a,

@@ -81,7 +81,7 @@ def test_the_command_prints_the_table_and_writes_the_json(
     data = json.loads(out.read_text(encoding="utf-8"))
     (row,) = data["rows"]
     assert (data["a"], data["b"], data["boards"], data["seed"], row["matches"]) == (A, B, 1, 3, 2)
-    assert data["command"].endswith(f"{A} {B} --boards 1 --workers 1 --seed 3 --out {out}")
+    assert data["command"].endswith(f"'{A}' {B} --boards 1 --workers 1 --seed 3 --out {out}")
     assert f"| `{A}` | `{B}` | {row['match_wins']}/2 = " in printed
 
 

@@ -339,7 +339,8 @@ def plot(data: dict[str, Any], path: Path) -> None:
 
 
 def slug(spec: str) -> str:
-    return re.sub(r"[^A-Za-z0-9.=-]+", "-", spec).strip("-")
+    """A spec as part of a file name: ``ismcts[iterations=1000]`` is ``ismcts-iterations-1000``."""
+    return re.sub(r"[^A-Za-z0-9._]+", "-", spec).strip("-")
 
 
 def number(text: str) -> int | float:

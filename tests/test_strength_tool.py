@@ -171,3 +171,8 @@ def test_the_cheat_runs_ismcts_own_search_in_the_true_state(tool: ModuleType) ->
     referee.watch(goat.play(state, seen.legal_moves[0]))
     with pytest.raises(RuntimeError, match="not shown the state"):
         cheat.choose(seen, seen.legal_moves)  # a state the decision is not asked in is refused
+
+
+def test_results_are_named_after_the_specs(tool: ModuleType) -> None:
+    assert tool.slug('ismcts[worlds="weighted", time_ms=13.1]') == "ismcts-worlds-weighted-time_ms-13.1"
+    assert tool.slug("cheat-true-world[iterations=1000]") == "cheat-true-world-iterations-1000"

@@ -41,6 +41,7 @@ import itertools
 import math
 import random
 import time
+from collections.abc import Callable
 from typing import Any, Final
 
 from goat._core import search
@@ -143,17 +144,16 @@ class ISMCTSBot:
             return legal[0]
         return next(m for m in legal if m.key == best.move)
 
-    def _search(self, view: PlayerView) -> search.SearchNode:
-        """Run the search from ``view``; return the root of its tree.
+    def world_source(self, view: PlayerView, start: float) -> Callable[[], Any]:
+        """Where the search's worlds come from, for the decision at ``view`` whose clock started at ``start``
+        (:func:`time.perf_counter`): a function giving each iteration its world as the kernel's position, as
+        ``worlds`` says (see the module documentation).
 
-        The walk and the rollouts run on the kernel's positions and move keys (the sampled world's
-        core), never building a :class:`~goat.GameState` or a :class:`~goat.Move`.
+        The one place a world is chosen: a subclass that overrides it runs the very same search in other
+        worlds (``benchmarks/strength.py``'s research-only cheat searches the true one).
         """
         rng = self._rng
         draw = rng.random
-        root = search.SearchNode(-1, 1 - view.team)
-        start = time.perf_counter()
-        deadline = None if self.time_ms is None else start + self.time_ms / 1000
         if self.worlds == "weighted":
             half = None if self.time_ms is None else start + self.time_ms / 2000
             drawn = weighted_worlds(view, self.pool, rng, model=self.model, deadline=half)
@@ -161,14 +161,28 @@ class ISMCTSBot:
             cumulative = list(itertools.accumulate(w.weight for w in drawn))
             last = len(cores) - 1
 
-            def world() -> Any:  # a world of the pool, in proportion to its weight
+            def weighted() -> Any:  # a world of the pool, in proportion to its weight
                 return cores[min(bisect.bisect_right(cumulative, draw() * cumulative[-1]), last)]
-        else:
-            sampler = WorldSampler(view)
 
-            def world() -> Any:  # the search never reads the history it plays: positions without a log
-                return sampler.position(rng, history=False)
+            return weighted
+        sampler = WorldSampler(view)
 
+        def uniform() -> Any:  # the search never reads the history it plays: positions without a log
+            return sampler.position(rng, history=False)
+
+        return uniform
+
+    def _search(self, view: PlayerView) -> search.SearchNode:
+        """Run the search from ``view``; return the root of its tree.
+
+        The walk and the rollouts run on the kernel's positions and move keys (the sampled world's
+        core), never building a :class:`~goat.GameState` or a :class:`~goat.Move`.
+        """
+        draw = self._rng.random
+        root = search.SearchNode(-1, 1 - view.team)
+        start = time.perf_counter()
+        deadline = None if self.time_ms is None else start + self.time_ms / 1000
+        world = self.world_source(view, start)
         limit = self.iterations
         done = 0
         c = self.exploration

@@ -110,16 +110,19 @@ def test_ismcts_asks_for_the_learned_model_by_name() -> None:
     bot = goat.load_strategy("ismcts[worlds=weighted,model=learned,pool=4,iterations=10]", seed=1)
     assert isinstance(bot, ISMCTSBot) and isinstance(bot.model, LearnedModel)
     assert isinstance(goat.load_strategy("ismcts[worlds=weighted,model=hand]", seed=1).model, PlayerModel)
+    assert isinstance(goat.load_strategy("ismcts[worlds=weighted]", seed=1).model, LearnedModel)  # the default
     with pytest.raises(ValueError, match="model must be 'hand' or 'learned'"):
         factory(worlds="weighted", model="magic")
     with pytest.raises(ValueError, match="temperature and noise set the hand-written model"):
         factory(worlds="weighted", model="learned", temperature=4)
     with pytest.raises(ValueError, match="temperature and noise set the hand-written model"):
         factory(worlds="weighted", model="learned", noise=0.1)
+    with pytest.raises(ValueError, match=r"\(model=hand\)"):  # the default model is the learned one
+        factory(worlds="weighted", temperature=4)
 
 
 def test_weighted_ismcts_with_the_learned_model_plays_legal_deterministic_games() -> None:
-    check_strategy(goat.strategy_factory("ismcts"), games=2, iterations=15, worlds="weighted", pool=6, model="learned")
+    check_strategy(goat.strategy_factory("ismcts"), games=2, iterations=15, worlds="weighted", pool=6)
 
 
 def test_without_numpy_the_training_command_names_its_extra() -> None:

@@ -27,6 +27,7 @@ from __future__ import annotations
 import functools
 import json
 import math
+import operator
 from collections.abc import Mapping, Sequence
 from importlib import resources
 from typing import Any, Final
@@ -220,7 +221,7 @@ class LearnedModel(MoveModel):
     ) -> tuple[float, ...]:
         weights = self.weights
         scores = [
-            sum(w * x for w, x in zip(weights, row, strict=True) if x)
+            sum(map(operator.mul, weights, row))
             for row in move_features(seat, hand, unknown, table, sizes, trump, keys)
         ]
         top = max(scores)

@@ -161,9 +161,10 @@ class MoveModel(abc.ABC):
         trump: int,
         keys: Sequence[int],
     ) -> tuple[float, ...]:
-        """:meth:`probabilities` on the engine's representation (see docs/architecture.md): the seat's hand
-        and the cards it has not seen as masks, the table as ``TablePlay`` tuples, hand sizes by seat, the
-        trump suit's index and the legal moves' keys.  Every probability is above 0 and they add up to 1."""
+        """:meth:`~goat.bots.model.MoveModel.probabilities` on the engine's representation (see
+        docs/architecture.md): the seat's hand and the cards it has not seen as masks, the table as ``TablePlay``
+        tuples, hand sizes by seat, the trump suit's index and the legal moves' keys.  Every probability is above 0
+        and they add up to 1."""
 
 
 class PlayerModel(MoveModel):
@@ -193,9 +194,8 @@ class PlayerModel(MoveModel):
         trump: int,
         keys: Sequence[int],
     ) -> tuple[float, ...]:
-        """:meth:`probabilities` on the engine's representation (see docs/architecture.md): the seat's hand
-        and the cards it has not seen as masks, the table as ``TablePlay`` tuples, hand sizes by seat, the
-        trump suit's index and the legal moves' keys."""
+        """The softmax of :meth:`scores` at the temperature, with the noise spread evenly (arguments as
+        :meth:`~goat.bots.model.MoveModel.key_probabilities`)."""
         scores = self.scores(seat, hand, unknown, table, sizes, trump, keys)
         top = max(scores)
         heat = self.temperature

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 import goat
 import goat.testing as gt
-from goat import GameState
+from goat import GameState, StrategyLoadError
 from goat.bots.inference import log_likelihood, weighted_worlds
 from goat.bots.ismcts import ISMCTSBot, factory
 from goat.bots.learned import FEATURES, LearnedModel, move_features
@@ -138,3 +138,11 @@ def test_without_numpy_the_training_command_names_its_extra() -> None:
     last = done.stderr.strip().splitlines()[-1]
     assert last.startswith("goat.errors.MissingExtraError: goat.bots.training needs numpy: pip install ")
     assert "goat-cards[train]" in last
+
+
+def test_the_learned_strategy_plays_legal_deterministic_games() -> None:
+    # The learned model's likeliest move, asked for by name.
+    assert "learned" in {info.name for info in goat.available_strategies()}
+    check_strategy(goat.strategy_factory("learned"), games=2)
+    with pytest.raises(StrategyLoadError, match=r"'learned' raised TypeError: .*takes no options"):
+        goat.load_strategy("learned[depth=2]")

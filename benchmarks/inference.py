@@ -21,11 +21,12 @@ games' seeds, ``seed * 1_000_000 + game``, are far from these).  It reports, by 
 
 Small runs are noisy: say how many positions a figure comes from.
 
-    python benchmarks/inference.py --match M [--seed S] [--pool P]
+    python benchmarks/inference.py --match M [--seed S] [--pool P] [--models hand|learned]
 
-plays instead a duplicate tournament of M matches (on one worker) of ``ismcts[worlds=weighted]`` against
-``ismcts[iterations=1000]`` at equal time per decision: the weighted bot's ``time_ms`` is the median time the
-plain bot took per decision (of more than one legal move) on a few positions of this session, measured first.
+plays instead a duplicate tournament of M matches (on one worker) of ``ismcts[worlds=weighted]`` with the last
+model named (by default the learned one) against ``ismcts[iterations=1000]`` at equal time per decision: the
+weighted bot's ``time_ms`` is the median time the plain bot took per decision (of more than one legal move) on a
+few positions of this session, measured first.
 """
 
 from __future__ import annotations
@@ -133,23 +134,24 @@ def equal_time_ms(seed: int) -> float:
     return statistics.median(spent)
 
 
-def match(matches: int, seed: int, pool: int) -> None:
+def match(matches: int, seed: int, pool: int, model: str) -> None:
     from concurrent.futures import ProcessPoolExecutor
 
     from goat import arena
 
     budget = round(equal_time_ms(seed), 1)
-    weighted = arena.Entrant("ismcts", (("worlds", "weighted"), ("pool", pool), ("time_ms", budget)), "weighted")
+    options = (("worlds", "weighted"), ("model", model), ("pool", pool), ("time_ms", budget))
+    weighted = arena.Entrant("ismcts", options, f"weighted-{model}")
     plain = arena.Entrant("ismcts", (("iterations", 1000),), "ismcts-1000")
     print(f"equal time: {budget} ms per decision (ismcts 1000 iterations, median in this session)", flush=True)
     with ProcessPoolExecutor(max_workers=1) as executor:
         result = arena.run_tournament([weighted, plain], matches=matches, seed=seed, executor=executor)
     print(result.table())
-    row = result["weighted"]
+    row = result[f"weighted-{model}"]
     low, high = row.match_win_interval
     print(
-        f"weighted: {row.match_wins}/{row.matches} matches = {row.match_win_rate:.1%} (95% {low:.1%}-{high:.1%}), "
-        f"games {row.game_win_rate:.1%}, {result.seconds:.0f} s"
+        f"weighted-{model}: {row.match_wins}/{row.matches} matches = {row.match_win_rate:.1%} "
+        f"(95% {low:.1%}-{high:.1%}), games {row.game_win_rate:.1%}, {result.seconds:.0f} s"
     )
 
 
@@ -168,7 +170,7 @@ def main() -> None:
     parser.add_argument("--pool", type=int, default=32, help="the weighted bot's pool of worlds (with --match)")
     args = parser.parse_args()
     if args.match:
-        match(args.match, args.seed, args.pool)
+        match(args.match, args.seed, args.pool, args.models[-1])
         return
     models: list[MoveModel] = []
     if "hand" in args.models:

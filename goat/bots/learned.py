@@ -35,8 +35,8 @@ from collections.abc import Mapping, Sequence
 from importlib import resources
 from typing import Any, Final
 
-from goat._core import BEAT, BEATERS, LEAD, MOLODKA, PASS, POINTS, SUIT_OF, WAIT
-from goat.bots.model import MoveModel, PlayerModel, TablePlay
+from goat._core import BEAT, BEATERS, LEAD, MOLODKA, PASS, SUIT_OF, WAIT, bits, mask_points
+from goat.bots.model import HIDDEN_CARD_POINTS, MoveModel, PlayerModel, TablePlay, rank_step
 from goat.errors import shown
 from goat.moves import Move
 from goat.view import PlayerView
@@ -94,15 +94,6 @@ _KIND_FEATURE: Final = {LEAD: 0, BEAT: 1, PASS: 2, MOLODKA: 3, WAIT: 4}  # the f
 _ESTIMATE: Final = PlayerModel()
 
 
-def _cards(mask: int) -> list[int]:
-    found = []
-    while mask:
-        low = mask & -mask
-        found.append(low.bit_length() - 1)
-        mask ^= low
-    return found
-
-
 def move_features(
     seat: int,
     hand: int,
@@ -121,22 +112,22 @@ def move_features(
     stakes = 0.0
     top_seat, top_mask = -1, 0
     for who, kind, mask, size in table:
-        stakes += sum(POINTS[card] for card in _cards(mask)) if mask else 3 * size
+        stakes += mask_points(mask) if mask else HIDDEN_CARD_POINTS * size  # another seat's pass is face down
         if kind != PASS:
             top_seat, top_mask = who, mask
     stakes /= 10
     partner_top = 1.0 if top_seat >= 0 and top_seat & 1 == team else 0.0
     later = [(seat + i) & 3 for i in range(1, 4 - len(table))] if table else []
     opponents_after = 1.0 if any(s & 1 != team for s in later) else 0.0
-    side_led = 1.0 if top_mask and any(SUIT_OF[card] != trump for card in _cards(top_mask)) else 0.0
-    unbeaten_top = all(not beaters[card] & unknown for card in _cards(top_mask))
+    side_led = 1.0 if top_mask and any(SUIT_OF[card] != trump for card in bits(top_mask)) else 0.0
+    unbeaten_top = all(not beaters[card] & unknown for card in bits(top_mask))
     safe = partner_top * (1.0 if not opponents_after or unbeaten_top else 0.0)
     held = hand.bit_count() / 9
     place = len(table)
     rows = []
     for key, estimate in zip(keys, estimates, strict=True):
         kind = key >> 2 & 7
-        cards = _cards(key >> 5)
+        cards = bits(key >> 5)
         row = [0.0] * len(FEATURES)
         row[_KIND_FEATURE[kind]] = 1.0
         if kind == WAIT:
@@ -144,9 +135,9 @@ def move_features(
             rows.append(row)
             continue
         count = len(cards)
-        points = sum(POINTS[card] for card in cards) / 10
+        points = mask_points(key >> 5) / 10
         trumps = sum(1 for card in cards if SUIT_OF[card] == trump) / 4
-        ranks = [(card % 9 + (9 if SUIT_OF[card] == trump else 0)) / 17 for card in cards]
+        ranks = [rank_step(card, trump) / 17 for card in cards]
         rank = sum(ranks) / count
         beating = [(beaters[card] & unknown).bit_count() / 9 for card in cards]
         unbeatable = sum(1 for b in beating if b == 0) / count

@@ -56,6 +56,7 @@ __all__ = [
     "TRUMP_COST",
     "MoveModel",
     "PlayerModel",
+    "rank_step",
     "view_arguments",
 ]
 
@@ -86,8 +87,9 @@ ModelArguments = tuple[int, int, int, list[TablePlay], Sequence[int], int, list[
 _KIND_CODE: Final = {kind: code for code, kind in enumerate(MoveKind)}  # the kernel numbers kinds in this order
 
 
-def _strength(card: int, trump: int) -> int:
-    """How useful a card is for taking later tricks: its rank step, trumps above every side card."""
+def rank_step(card: int, trump: int) -> int:
+    """How useful a card (an index) is for taking later tricks: its rank step (6 is 0, A is 8), trumps 9 steps
+    above every side card."""
     return card % 9 + (9 if SUIT_OF[card] == trump else 0)
 
 
@@ -236,7 +238,7 @@ class PlayerModel(MoveModel):
             return result
 
         def spent(mask: int) -> float:
-            return STRENGTH_COST * sum(_strength(card, trump) for card in _cards(mask))
+            return STRENGTH_COST * sum(rank_step(card, trump) for card in _cards(mask))
 
         def lead(mask: int) -> float:
             points = sum(POINTS[card] for card in _cards(mask))

@@ -46,7 +46,8 @@ from typing import Any, Final
 
 from goat._core import search
 from goat.bots.inference import weighted_worlds
-from goat.bots.model import DEFAULT_NOISE, DEFAULT_TEMPERATURE, PlayerModel
+from goat.bots.learned import LearnedModel
+from goat.bots.model import DEFAULT_NOISE, DEFAULT_TEMPERATURE, MoveModel, PlayerModel
 from goat.bots.worlds import WorldSampler
 from goat.errors import shown
 from goat.moves import Move
@@ -59,6 +60,11 @@ __all__ = ["ISMCTSBot", "factory", "rollout"]
 DEFAULT_ITERATIONS: Final = 200
 #: The worlds ``worlds="weighted"`` draws and weighs per decision, by default.
 DEFAULT_POOL: Final = 32
+#: The models of how the others play that ``worlds="weighted"`` can weigh worlds with, by name.
+MODELS: Final = ("hand", "learned")
+#: The model ``worlds="weighted"`` weighs worlds with by default: the learned one, under which the true hidden
+#: cards of ismcts's games came out far likelier than under the hand-written one (benchmarks/inference.py).
+DEFAULT_MODEL: Final = "learned"
 #: The most worlds a pool may hold.
 MAX_POOL: Final = 100_000
 #: The longest thinking time a decision may be given, in milliseconds: a day.
@@ -108,8 +114,9 @@ class ISMCTSBot:
         exploration: float = 0.7,
         worlds: str = "uniform",
         pool: int = DEFAULT_POOL,
-        temperature: float = DEFAULT_TEMPERATURE,
-        noise: float = DEFAULT_NOISE,
+        model: str = DEFAULT_MODEL,
+        temperature: float | None = None,
+        noise: float | None = None,
     ) -> None:
         if iterations is not None and (type(iterations) is not int or iterations < 1):
             raise ValueError(f"iterations must be a positive int, not {shown(iterations)}")
@@ -124,7 +131,17 @@ class ISMCTSBot:
             raise ValueError(f"worlds must be 'uniform' or 'weighted', not {shown(worlds)}")
         if type(pool) is not int or not 1 <= pool <= MAX_POOL:
             raise ValueError(f"pool must be an int from 1 to {MAX_POOL}, not {shown(pool)}")
-        self.model = PlayerModel(temperature, noise)  # checks them
+        if model not in MODELS:
+            raise ValueError(f"model must be 'hand' or 'learned', not {shown(model)}")
+        self.model: MoveModel
+        if model == "learned":
+            if temperature is not None or noise is not None:
+                raise ValueError("temperature and noise set the hand-written model (model=hand), not model=learned")
+            self.model = LearnedModel()
+        else:  # PlayerModel checks them
+            self.model = PlayerModel(
+                DEFAULT_TEMPERATURE if temperature is None else temperature, DEFAULT_NOISE if noise is None else noise
+            )
         self.worlds = worlds
         self.pool = pool
         self.iterations = DEFAULT_ITERATIONS if iterations is None and time_ms is None else iterations
@@ -198,11 +215,11 @@ class ISMCTSBot:
 
 def factory(*, seed: int | None = None, **options: Any) -> ISMCTSBot:
     """The ``ismcts`` strategy's factory: options ``iterations``, ``time_ms``, ``exploration``, ``worlds``,
-    ``pool``, ``temperature``, ``noise``."""
-    unknown = set(options) - {"iterations", "time_ms", "exploration", "worlds", "pool", "temperature", "noise"}
+    ``pool``, ``model``, ``temperature``, ``noise``."""
+    unknown = set(options) - {"iterations", "time_ms", "exploration", "worlds", "pool", "model", "temperature", "noise"}
     if unknown:
         raise TypeError(
-            "the ismcts strategy takes iterations, time_ms, exploration, worlds, pool, temperature and noise, "
+            "the ismcts strategy takes iterations, time_ms, exploration, worlds, pool, model, temperature and noise, "
             f"not {', '.join(sorted(unknown))}"
         )
     return ISMCTSBot(seed, **options)

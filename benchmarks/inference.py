@@ -1,12 +1,16 @@
 """Inference quality: how much likelier the true hidden cards are under the weighted sampler than under uniform.
 
-    python benchmarks/inference.py [--games G] [--worlds N] [--players greedy ismcts] [--temperatures 2 4 8]
-                                   [--seed S] [--ismcts-iterations I]
+    python benchmarks/inference.py [--games G] [--worlds N] [--players greedy ismcts] [--models hand learned]
+                                   [--temperatures 2 4 8] [--noise 0 0.3] [--weights FILE]
+                                   [--seed S] [--ismcts-iterations I [I ...]]
 
 Held-out games (seeds ``S``, ``S+1``, ... — the model's default temperature was chosen on other seeds) are played
-by four copies of each player; at the seat to move after 2, 4, 6 and 8 finished tricks (R13), with a decision to
-make, the script draws ``N`` worlds with :func:`goat.sample_world` (uniform) and weighs them with
-:func:`goat.bots.inference.weighted_worlds`'s likelihood at each temperature.  It reports, by stage:
+by four copies of each player (``ismcts`` once per iteration budget); at the seat to move after 2, 4, 6 and 8
+finished tricks (R13), with a decision to make, the script draws ``N`` worlds with :func:`goat.sample_world`
+(uniform) and weighs them with :func:`goat.bots.inference.weighted_worlds`'s likelihood under each model:
+``hand``, the hand-written :class:`~goat.bots.model.PlayerModel` at each temperature and noise share, and
+``learned``, the shipped :class:`~goat.bots.learned.LearnedModel` (or the weights file ``--weights``; its training
+games' seeds, ``seed * 1_000_000 + game``, are far from these).  It reports, by stage:
 
 - **ratio**: how many times likelier the true world is under the weighted sampler than under uniform,
   ``L(true) / mean L(uniform draws)`` (the importance-sampling estimate of the posterior's normaliser), as the
@@ -17,25 +21,24 @@ make, the script draws ``N`` worlds with :func:`goat.sample_world` (uniform) and
 
 Small runs are noisy: say how many positions a figure comes from.
 
-    python benchmarks/inference.py --match M [--seed S] [--pool P]
-
-plays instead a duplicate tournament of M matches (on one worker) of ``ismcts[worlds=weighted]`` against
-``ismcts[iterations=1000]`` at equal time per decision: the weighted bot's ``time_ms`` is the median time the
-plain bot took per decision (of more than one legal move) on a few positions of this session, measured first.
+How strong the weighted bot plays is measured by ``benchmarks/strength.py`` (``--equal-time``).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import random
 import statistics
 import time
+from pathlib import Path
 from typing import Any
 
 import goat
 from goat.bots.inference import log_likelihood
-from goat.bots.model import PlayerModel
+from goat.bots.learned import LearnedModel
+from goat.bots.model import MoveModel, PlayerModel
 
 STAGES = (2, 4, 6, 8)  # finished tricks
 
@@ -73,7 +76,7 @@ def places(state: goat.GameState, seat: int) -> dict[goat.Card, Any]:
     return where
 
 
-def measure(state: goat.GameState, worlds: int, models: list[PlayerModel], rng: random.Random) -> list[Any]:
+def measure(state: goat.GameState, worlds: int, models: list[MoveModel], rng: random.Random) -> list[Any]:
     seat = state.to_move
     assert seat is not None
     seen = goat.view(state, seat)
@@ -102,41 +105,11 @@ def measure(state: goat.GameState, worlds: int, models: list[PlayerModel], rng: 
     return rows
 
 
-def equal_time_ms(seed: int) -> float:
-    """The median milliseconds ismcts takes for 1000 iterations, over the decisions of two greedy games."""
-    plain = goat.load_strategy("ismcts", seed=seed, iterations=1000)
-    greedy = goat.load_strategy("greedy")
-    spent = []
-    for game in range(2):
-        state = goat.new_game(seed=seed + game)
-        while not state.is_over:
-            seen = goat.view(state, state.to_move)  # type: ignore[arg-type]
-            if len(seen.legal_moves) > 1:
-                start = time.perf_counter()
-                plain.choose(seen, seen.legal_moves)
-                spent.append((time.perf_counter() - start) * 1000)
-            state = goat.play(state, greedy.choose(seen, seen.legal_moves))
-    return statistics.median(spent)
-
-
-def match(matches: int, seed: int, pool: int) -> None:
-    from concurrent.futures import ProcessPoolExecutor
-
-    from goat import arena
-
-    budget = round(equal_time_ms(seed), 1)
-    weighted = arena.Entrant("ismcts", (("worlds", "weighted"), ("pool", pool), ("time_ms", budget)), "weighted")
-    plain = arena.Entrant("ismcts", (("iterations", 1000),), "ismcts-1000")
-    print(f"equal time: {budget} ms per decision (ismcts 1000 iterations, median in this session)", flush=True)
-    with ProcessPoolExecutor(max_workers=1) as executor:
-        result = arena.run_tournament([weighted, plain], matches=matches, seed=seed, executor=executor)
-    print(result.table())
-    row = result["weighted"]
-    low, high = row.match_win_interval
-    print(
-        f"weighted: {row.match_wins}/{row.matches} matches = {row.match_win_rate:.1%} (95% {low:.1%}-{high:.1%}), "
-        f"games {row.game_win_rate:.1%}, {result.seconds:.0f} s"
-    )
+def label(model: MoveModel) -> str:
+    """A model's name in the table: ``hand 8/0.3`` (temperature/noise) or ``learned``."""
+    if isinstance(model, PlayerModel):
+        return f"hand {model.temperature:g}/{model.noise:g}"
+    return "learned"
 
 
 def main() -> None:
@@ -146,27 +119,35 @@ def main() -> None:
     parser.add_argument("--players", nargs="+", default=["greedy", "ismcts"])
     parser.add_argument("--temperatures", type=float, nargs="+", default=[2.0, 4.0, 8.0])
     parser.add_argument("--noise", type=float, nargs="+", default=[0.0], help="the models' noise shares (each)")
-    parser.add_argument("--ismcts-iterations", type=int, default=100)
+    parser.add_argument("--models", nargs="+", choices=["hand", "learned"], default=["hand", "learned"])
+    parser.add_argument("--weights", type=Path, help="the learned model's weights file (default: the shipped one)")
+    parser.add_argument("--ismcts-iterations", type=int, nargs="+", default=[100])
     parser.add_argument("--seed", type=int, default=10_000)
-    parser.add_argument("--match", type=int, default=0, help="play M duplicate matches instead (see above)")
-    parser.add_argument("--pool", type=int, default=32, help="the weighted bot's pool of worlds (with --match)")
     args = parser.parse_args()
-    if args.match:
-        match(args.match, args.seed, args.pool)
-        return
-    models = [PlayerModel(temperature=t, noise=e) for t in args.temperatures for e in args.noise]
+    models: list[MoveModel] = []
+    if "hand" in args.models:
+        models += [PlayerModel(temperature=t, noise=e) for t in args.temperatures for e in args.noise]
+    if "learned" in args.models:
+        models.append(LearnedModel(json.loads(args.weights.read_text()) if args.weights else None))
     rng = random.Random(args.seed)
     print(f"core: {goat.build_info()['core'] if isinstance(goat.build_info(), dict) else goat.build_info()}")
-    for player in args.players:
+    players = [
+        (player, iterations)
+        for player in args.players
+        for iterations in (args.ismcts_iterations if player == "ismcts" else [0])
+    ]
+    for player, iterations in players:
         start = time.perf_counter()
-        found = positions(player, args.games, args.seed, args.ismcts_iterations)
+        found = positions(player, args.games, args.seed, iterations)
         results = [(stage, measure(state, args.worlds, models, rng)) for stage, state in found]
+        name = f"{player}[iterations={iterations}]" if player == "ismcts" else player
         print(
-            f"\n{player} games ({args.games} games, seeds {args.seed}+, {args.worlds} uniform worlds a position, "
+            f"\n{name} games ({args.games} games, seeds {args.seed}+, {args.worlds} uniform worlds a position, "
             f"{time.perf_counter() - start:.0f} s)"
         )
         print(
-            "temperature  after tricks  positions  ratio (geo. mean)  ratio (median)  rank  cards weighted/uniform  ESS"
+            "model          after tricks  positions  ratio (geo. mean)  ratio (median)  rank  "
+            "cards weighted/uniform  ESS"
         )
         for t, model in enumerate(models):
             for stage in (*STAGES, None):
@@ -175,7 +156,7 @@ def main() -> None:
                     continue
                 logs = [r[0] for r in rows]
                 print(
-                    f"{model.temperature:11g} {model.noise:5g}  {'all' if stage is None else stage:>12}  "
+                    f"{label(model):13} {'all' if stage is None else stage:>12}  "
                     f"{len(rows):9d}  "
                     f"{math.exp(statistics.fmean(logs)):17.2f}  {math.exp(statistics.median(logs)):14.2f}  "
                     f"{statistics.fmean(r[1] for r in rows):4.2f}  "

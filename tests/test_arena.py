@@ -87,6 +87,27 @@ def test_bots_see_views_only_with_the_match_defeat_scores() -> None:
     assert defeats >= {(0, 0)} and len(defeats) == len(played.games)
 
 
+def test_watch_is_shown_the_referees_state_before_each_decision() -> None:
+    states: list[goat.GameState] = []
+    views: list[PlayerView] = []
+
+    class Looker:
+        def choose(self, view: PlayerView, legal: tuple[Move, ...]) -> Move:
+            views.append(view)
+            return legal[-1]
+
+    played = arena.play_match([Looker() for _ in range(4)], seed=5, watch=states.append)
+    assert len(states) == len(views) > 0
+    for state, view in zip(states, views, strict=True):  # the very state each decision is asked in
+        assert state.to_move == view.seat and goat.view(state, view.seat) == view
+    assert sum(1 for state in states if not state.history) == len(played.games)  # a game's first decision
+    game = arena.play_game([Looker() for _ in range(4)], seed=5, watch=states.append)
+    assert len(states) == len(views)
+    with pytest.raises(TypeError, match="watch must be a function"):
+        arena.play_match([Looker() for _ in range(4)], seed=5, watch="print")  # type: ignore[arg-type]
+    assert game.result is not None
+
+
 # --- faults -------------------------------------------------------------------------
 
 

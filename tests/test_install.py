@@ -33,7 +33,9 @@ def normalized(requirement: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower() + rest
 
 
-@pytest.mark.parametrize("extra", ["cli", "testing", "pettingzoo", "gymnasium", "openspiel", "sandbox", "schemas"])
+@pytest.mark.parametrize(
+    "extra", ["cli", "testing", "pettingzoo", "gymnasium", "openspiel", "sandbox", "schemas", "train"]
+)
 def test_a_missing_extra_names_a_command_that_installs_it(extra: str) -> None:
     """No index entry needed: the command names the extra's requirements (those pyproject.toml declares)."""
     declared = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]

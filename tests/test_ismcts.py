@@ -122,7 +122,7 @@ def test_the_kernels_rollout_plays_legal_moves_by_its_policy(seed: int) -> None:
 
 
 def test_weighted_ismcts_is_asked_for_by_name_and_checks_its_options() -> None:
-    bot = goat.load_strategy("ismcts[worlds=weighted,pool=8,temperature=2,iterations=10]", seed=1)
+    bot = goat.load_strategy("ismcts[worlds=weighted,model=hand,pool=8,temperature=2,iterations=10]", seed=1)
     assert isinstance(bot, ISMCTSBot) and (bot.worlds, bot.pool, bot.model.temperature) == ("weighted", 8, 2.0)
     assert goat.load_strategy("ismcts", seed=1).worlds == "uniform"
     with pytest.raises(ValueError, match="worlds must be"):
@@ -131,13 +131,13 @@ def test_weighted_ismcts_is_asked_for_by_name_and_checks_its_options() -> None:
         with pytest.raises(ValueError, match="pool must be"):
             factory(worlds="weighted", pool=pool)
     with pytest.raises(ValueError, match="temperature"):
-        factory(worlds="weighted", temperature=0)
+        factory(worlds="weighted", model="hand", temperature=0)
     with pytest.raises(ValueError, match="noise"):
-        factory(worlds="weighted", noise=2)
+        factory(worlds="weighted", model="hand", noise=2)
 
 
 def test_weighted_ismcts_plays_legal_deterministic_games() -> None:
-    check_strategy(goat.strategy_factory("ismcts"), games=2, iterations=15, worlds="weighted", pool=6)
+    check_strategy(goat.strategy_factory("ismcts"), games=2, iterations=15, worlds="weighted", pool=6, model="hand")
 
 
 def test_weighted_ismcts_plays_legal_deterministic_games_sealed() -> None:

@@ -105,6 +105,8 @@ def test_the_sdist_has_no_file_twice(sdist: dict[str, bytes]) -> None:
 def test_the_wheel_holds_the_package_typed_and_licensed(wheel: zipfile.ZipFile) -> None:
     names = wheel.namelist()
     assert "goat/py.typed" in names
+    # The learned player model's weights (goat.bots.learned reads them with importlib.resources): small.
+    assert "goat/bots/learned.json" in names and wheel.getinfo("goat/bots/learned.json").file_size < 2_000_000
     (info,) = {name.split("/")[0] for name in names if ".dist-info/" in name}
     assert {name.split("/")[0] for name in names} == {"goat", info}
     assert f"{info}/licenses/LICENSE" in names

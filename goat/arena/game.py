@@ -213,6 +213,7 @@ def play_seats(
     on_fault: FaultPolicy,
     names: tuple[str, ...] | None,
     rng: random.Random,
+    watch: Callable[[GameState], None] | None = None,
 ) -> GameRecord:
     faults: list[Fault] = []
     forfeit_by: int | None = None
@@ -230,6 +231,8 @@ def play_seats(
         number += 1
         decider = state.to_move
         assert decider is not None
+        if watch is not None:
+            watch(state)
         seen = view(state, decider)
         legal = seen.legal_moves
         try:
@@ -304,23 +307,26 @@ def play_game(
     on_fault: FaultPolicy = "forfeit",
     time_limit: float | None = None,
     names: Sequence[str] | None = None,
+    watch: Callable[[GameState], None] | None = None,
 ) -> GameRecord:
     """Play one game with ``strategies[seat]`` in each seat; the deal comes from ``seed``.
 
     ``time_limit`` is each decision's budget in seconds, hooks included (``None``: unlimited for
     in-process bots, :data:`~goat.arena.sealed.DEFAULT_TIME_LIMIT` for sealed ones).  Sealed bots
     (:class:`~goat.arena.sealed.ProcessStrategy`, such as ``load_strategy("exec:...")``) are closed
-    when the game ends.  Returns the :class:`~goat.records.GameRecord`, faults included.
+    when the game ends.  ``watch``, if given, is called as in :func:`play_match`.  Returns the
+    :class:`~goat.records.GameRecord`, faults included.
     """
     bots = _check_bots(strategies)
     check_policy(on_fault, time_limit)
+    _check_watch(watch)
     check_seed(seed, "play_game()")
     state = new_game(seed=seed, dealer=dealer)
     seats = seats_for(bots, time_limit)
     label = _names(names)
     try:
         launch(seats)
-        return play_seats(seats, state, seed=seed, on_fault=on_fault, names=label, rng=random.Random(seed))
+        return play_seats(seats, state, seed=seed, on_fault=on_fault, names=label, rng=random.Random(seed), watch=watch)
     finally:
         close(seats)
 
@@ -332,22 +338,34 @@ def play_match(
     on_fault: FaultPolicy = "forfeit",
     time_limit: float | None = None,
     names: Sequence[str] | None = None,
+    watch: Callable[[GameState], None] | None = None,
 ) -> MatchRecord:
     """Play games until a team is the goat (R21), the lead carried over (R22).
 
     Game ``i`` is dealt from a seed drawn from ``seed``, so two matches with the same seed see the
     same sequence of decks (the duplicate format relies on it).  Faults follow ``on_fault``; sealed
     bots are closed when the match ends, whatever happens, so no child process outlives it.
+
+    ``watch``, if given, is called with the referee's own :class:`~goat.GameState` before each decision, in
+    the referee's process: for spectators and research tools (a live display of all hands; the
+    research-only cheat of ``benchmarks/strength.py``, which searches the true state).  Handing that
+    state to a player is cheating; what ``watch`` raises ends the match.
     """
     bots = _check_bots(strategies)
     check_policy(on_fault, time_limit)
+    _check_watch(watch)
     check_seed(seed, "play_match()")
     seats = seats_for(bots, time_limit)
     try:
         launch(seats)
-        return _match(seats, seed, on_fault, _names(names))
+        return _match(seats, seed, on_fault, _names(names), watch)
     finally:
         close(seats)
+
+
+def _check_watch(watch: object) -> None:
+    if watch is not None and not callable(watch):
+        raise TypeError(f"watch must be a function of the game state, or None, not {shown(watch)}")
 
 
 def _names(names: Sequence[str] | None) -> tuple[str, ...] | None:
@@ -356,7 +374,13 @@ def _names(names: Sequence[str] | None) -> tuple[str, ...] | None:
     return None if names is None else tuple(names)
 
 
-def _match(seats: Sequence[Seat], seed: int, on_fault: FaultPolicy, names: tuple[str, ...] | None) -> MatchRecord:
+def _match(
+    seats: Sequence[Seat],
+    seed: int,
+    on_fault: FaultPolicy,
+    names: tuple[str, ...] | None,
+    watch: Callable[[GameState], None] | None = None,
+) -> MatchRecord:
     seeds = random.Random(seed)
     fallback = random.Random(seed ^ 0x5EED)
     match = Match()
@@ -364,7 +388,7 @@ def _match(seats: Sequence[Seat], seed: int, on_fault: FaultPolicy, names: tuple
     while not match.is_over and len(games) < MAX_GAMES_PER_MATCH:
         game_seed = seeds.randrange(2**63)
         state = match.new_game(seed=game_seed)
-        record = play_seats(seats, state, seed=game_seed, on_fault=on_fault, names=names, rng=fallback)
+        record = play_seats(seats, state, seed=game_seed, on_fault=on_fault, names=names, rng=fallback, watch=watch)
         games.append(record)
         assert record.result is not None
         match = Match((*match.results, record.result), match.first_dealer)

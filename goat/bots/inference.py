@@ -8,7 +8,8 @@ R7-R8), so the posterior of a world ``w`` given the view is proportional to
 
     L(w) = product over every earlier decision of another seat in w of P(move made | that seat's view then)
 
-with ``P`` a :class:`~goat.bots.model.PlayerModel`: face-up plays and, in ``w``, the cards of the
+with ``P`` a :class:`~goat.bots.model.MoveModel` (the hand-written :class:`~goat.bots.model.PlayerModel` by
+default, or the :class:`~goat.bots.learned.LearnedModel`): face-up plays and, in ``w``, the cards of the
 others' face-down passes and the waits of their molodka holders (R14).  The view's own seat's decisions
 are the same in every world and do not count.
 
@@ -39,7 +40,7 @@ from typing import Any
 import attrs
 
 from goat._core import FIXED, FULL, HANDS, PASS, TABLE, TRICKS, TRUMP, deal, legal, step
-from goat.bots.model import PlayerModel, TablePlay
+from goat.bots.model import MoveModel, PlayerModel, TablePlay
 from goat.bots.worlds import sample_world
 from goat.errors import IllegalMoveError, shown
 from goat.seats import check_seat
@@ -60,15 +61,15 @@ class WeightedWorld:
     weight: float
 
 
-def _model(model: PlayerModel | None) -> PlayerModel:
+def _model(model: MoveModel | None) -> MoveModel:
     if model is None:
         return PlayerModel()
-    if not isinstance(model, PlayerModel):
-        raise TypeError(f"model must be a PlayerModel, not {type(model).__name__}")
+    if not isinstance(model, MoveModel):
+        raise TypeError(f"model must be a MoveModel (a PlayerModel or a LearnedModel), not {type(model).__name__}")
     return model
 
 
-def log_likelihood(world: GameState, seat: int, model: PlayerModel | None = None) -> float:
+def log_likelihood(world: GameState, seat: int, model: MoveModel | None = None) -> float:
     """``log L``: the log of the probability, under ``model`` (by default :class:`PlayerModel()
     <goat.bots.model.PlayerModel>`), that every seat but ``seat`` made the moves of ``world``'s history,
     each decided from what that seat saw then (R23).  See the module docs."""
@@ -116,7 +117,7 @@ def weighted_worlds(
     n: int,
     rng: random.Random,
     *,
-    model: PlayerModel | None = None,
+    model: MoveModel | None = None,
     deadline: float | None = None,
 ) -> tuple[WeightedWorld, ...]:
     """``n`` worlds drawn by :func:`goat.sample_world` for ``view``, each with its importance weight:

@@ -41,11 +41,13 @@ import itertools
 import math
 import random
 import time
+from collections.abc import Callable
 from typing import Any, Final
 
 from goat._core import search
 from goat.bots.inference import weighted_worlds
-from goat.bots.model import DEFAULT_NOISE, DEFAULT_TEMPERATURE, PlayerModel
+from goat.bots.learned import LearnedModel
+from goat.bots.model import DEFAULT_NOISE, DEFAULT_TEMPERATURE, MoveModel, PlayerModel
 from goat.bots.worlds import WorldSampler
 from goat.errors import shown
 from goat.moves import Move
@@ -58,6 +60,11 @@ __all__ = ["ISMCTSBot", "factory", "rollout"]
 DEFAULT_ITERATIONS: Final = 200
 #: The worlds ``worlds="weighted"`` draws and weighs per decision, by default.
 DEFAULT_POOL: Final = 32
+#: The models of how the others play that ``worlds="weighted"`` can weigh worlds with, by name.
+MODELS: Final = ("hand", "learned")
+#: The model ``worlds="weighted"`` weighs worlds with by default: the learned one, under which the true hidden
+#: cards of ismcts's games came out far likelier than under the hand-written one (benchmarks/inference.py).
+DEFAULT_MODEL: Final = "learned"
 #: The most worlds a pool may hold.
 MAX_POOL: Final = 100_000
 #: The longest thinking time a decision may be given, in milliseconds: a day.
@@ -107,8 +114,9 @@ class ISMCTSBot:
         exploration: float = 0.7,
         worlds: str = "uniform",
         pool: int = DEFAULT_POOL,
-        temperature: float = DEFAULT_TEMPERATURE,
-        noise: float = DEFAULT_NOISE,
+        model: str = DEFAULT_MODEL,
+        temperature: float | None = None,
+        noise: float | None = None,
     ) -> None:
         if iterations is not None and (type(iterations) is not int or iterations < 1):
             raise ValueError(f"iterations must be a positive int, not {shown(iterations)}")
@@ -123,7 +131,17 @@ class ISMCTSBot:
             raise ValueError(f"worlds must be 'uniform' or 'weighted', not {shown(worlds)}")
         if type(pool) is not int or not 1 <= pool <= MAX_POOL:
             raise ValueError(f"pool must be an int from 1 to {MAX_POOL}, not {shown(pool)}")
-        self.model = PlayerModel(temperature, noise)  # checks them
+        if model not in MODELS:
+            raise ValueError(f"model must be 'hand' or 'learned', not {shown(model)}")
+        self.model: MoveModel
+        if model == "learned":
+            if temperature is not None or noise is not None:
+                raise ValueError("temperature and noise set the hand-written model (model=hand), not model=learned")
+            self.model = LearnedModel()
+        else:  # PlayerModel checks them
+            self.model = PlayerModel(
+                DEFAULT_TEMPERATURE if temperature is None else temperature, DEFAULT_NOISE if noise is None else noise
+            )
         self.worlds = worlds
         self.pool = pool
         self.iterations = DEFAULT_ITERATIONS if iterations is None and time_ms is None else iterations
@@ -143,17 +161,16 @@ class ISMCTSBot:
             return legal[0]
         return next(m for m in legal if m.key == best.move)
 
-    def _search(self, view: PlayerView) -> search.SearchNode:
-        """Run the search from ``view``; return the root of its tree.
+    def world_source(self, view: PlayerView, start: float) -> Callable[[], Any]:
+        """Where the search's worlds come from, for the decision at ``view`` whose clock started at ``start``
+        (:func:`time.perf_counter`): a function giving each iteration its world as the kernel's position, as
+        ``worlds`` says (see the module documentation).
 
-        The walk and the rollouts run on the kernel's positions and move keys (the sampled world's
-        core), never building a :class:`~goat.GameState` or a :class:`~goat.Move`.
+        The one place a world is chosen: a subclass that overrides it runs the very same search in other
+        worlds (``benchmarks/strength.py``'s research-only cheat searches the true one).
         """
         rng = self._rng
         draw = rng.random
-        root = search.SearchNode(-1, 1 - view.team)
-        start = time.perf_counter()
-        deadline = None if self.time_ms is None else start + self.time_ms / 1000
         if self.worlds == "weighted":
             half = None if self.time_ms is None else start + self.time_ms / 2000
             drawn = weighted_worlds(view, self.pool, rng, model=self.model, deadline=half)
@@ -161,14 +178,28 @@ class ISMCTSBot:
             cumulative = list(itertools.accumulate(w.weight for w in drawn))
             last = len(cores) - 1
 
-            def world() -> Any:  # a world of the pool, in proportion to its weight
+            def weighted() -> Any:  # a world of the pool, in proportion to its weight
                 return cores[min(bisect.bisect_right(cumulative, draw() * cumulative[-1]), last)]
-        else:
-            sampler = WorldSampler(view)
 
-            def world() -> Any:  # the search never reads the history it plays: positions without a log
-                return sampler.position(rng, history=False)
+            return weighted
+        sampler = WorldSampler(view)
 
+        def uniform() -> Any:  # the search never reads the history it plays: positions without a log
+            return sampler.position(rng, history=False)
+
+        return uniform
+
+    def _search(self, view: PlayerView) -> search.SearchNode:
+        """Run the search from ``view``; return the root of its tree.
+
+        The walk and the rollouts run on the kernel's positions and move keys (the sampled world's
+        core), never building a :class:`~goat.GameState` or a :class:`~goat.Move`.
+        """
+        draw = self._rng.random
+        root = search.SearchNode(-1, 1 - view.team)
+        start = time.perf_counter()
+        deadline = None if self.time_ms is None else start + self.time_ms / 1000
+        world = self.world_source(view, start)
         limit = self.iterations
         done = 0
         c = self.exploration
@@ -184,11 +215,11 @@ class ISMCTSBot:
 
 def factory(*, seed: int | None = None, **options: Any) -> ISMCTSBot:
     """The ``ismcts`` strategy's factory: options ``iterations``, ``time_ms``, ``exploration``, ``worlds``,
-    ``pool``, ``temperature``, ``noise``."""
-    unknown = set(options) - {"iterations", "time_ms", "exploration", "worlds", "pool", "temperature", "noise"}
+    ``pool``, ``model``, ``temperature``, ``noise``."""
+    unknown = set(options) - {"iterations", "time_ms", "exploration", "worlds", "pool", "model", "temperature", "noise"}
     if unknown:
         raise TypeError(
-            "the ismcts strategy takes iterations, time_ms, exploration, worlds, pool, temperature and noise, "
+            "the ismcts strategy takes iterations, time_ms, exploration, worlds, pool, model, temperature and noise, "
             f"not {', '.join(sorted(unknown))}"
         )
     return ISMCTSBot(seed, **options)

@@ -37,6 +37,7 @@ positive probability, so no world a game could produce is ruled out.
 
 from __future__ import annotations
 
+import abc
 import math
 from collections.abc import Sequence
 from typing import Final
@@ -53,7 +54,10 @@ __all__ = [
     "OWN_SHARE",
     "STRENGTH_COST",
     "TRUMP_COST",
+    "MoveModel",
     "PlayerModel",
+    "rank_step",
+    "view_arguments",
 ]
 
 #: The softmax's default temperature, in card points, and the share of probability spread evenly over the legal
@@ -77,12 +81,15 @@ TRUMP_COST: Final = 2.0
 #: A play on the table as the deciding seat saw it: (seat, kind code, cards mask, size); the mask is 0 for
 #: another seat's face-down pass (R23).  Kind codes are the kernel's (``LEAD`` ... ``WAIT``).
 TablePlay = tuple[int, int, int, int]
+#: What :meth:`MoveModel.key_probabilities` takes (see :func:`view_arguments`).
+ModelArguments = tuple[int, int, int, list[TablePlay], Sequence[int], int, list[int]]
 
 _KIND_CODE: Final = {kind: code for code, kind in enumerate(MoveKind)}  # the kernel numbers kinds in this order
 
 
-def _strength(card: int, trump: int) -> int:
-    """How useful a card is for taking later tricks: its rank step, trumps above every side card."""
+def rank_step(card: int, trump: int) -> int:
+    """How useful a card (an index) is for taking later tricks: its rank step (6 is 0, A is 8), trumps 9 steps
+    above every side card."""
     return card % 9 + (9 if SUIT_OF[card] == trump else 0)
 
 
@@ -95,7 +102,74 @@ def _cards(mask: int) -> list[int]:
     return found
 
 
-class PlayerModel:
+def view_arguments(view: PlayerView, legal: Sequence[Move] | None = None) -> ModelArguments:
+    """What :meth:`MoveModel.key_probabilities` takes, read from ``view`` (R23) and ``legal`` (by default
+    ``view.legal_moves``): the seat, its hand and the cards it has not seen as masks, the table as ``TablePlay``
+    tuples, hand sizes by seat, the trump suit's index and the moves' keys.
+
+    Raises :class:`ValueError` when there are no moves or one is not the view's seat's, and
+    :class:`TypeError` when ``view`` is not a :class:`~goat.PlayerView`.
+    """
+    if not isinstance(view, PlayerView):
+        raise TypeError(f"a model takes a PlayerView, not {type(view).__name__}")
+    moves = view.legal_moves if legal is None else tuple(legal)
+    if not moves:
+        raise ValueError(f"seat {view.seat} has no moves to weigh in this view")
+    for move in moves:
+        if not isinstance(move, Move) or move.seat != view.seat:
+            raise ValueError(f"{shown(move)} is not a move of seat {view.seat}, the view's seat")
+    hand = 0
+    for card in view.hand:
+        hand |= 1 << card.index
+    seen = hand
+    for trick in view.tricks:
+        for play in trick.plays:
+            for card in play.cards:  # face-up cards, and this seat's own passes
+                seen |= 1 << card.index
+    table: list[TablePlay] = []
+    for play in view.table:
+        mask = 0
+        for card in play.cards:
+            mask |= 1 << card.index
+        seen |= mask
+        table.append((play.seat, _KIND_CODE[play.kind], mask, play.size))
+    return view.seat, hand, FULL & ~seen, table, view.hand_sizes, view.trump.index, [move.key for move in moves]
+
+
+class MoveModel(abc.ABC):
+    """A model of how players play: ``P(move | what the deciding seat saw)`` over the legal moves (R23).
+
+    :class:`PlayerModel` (hand-written) and :class:`goat.bots.learned.LearnedModel` (trained on games the library
+    plays itself) are its kinds; :func:`goat.bots.inference.weighted_worlds` takes either.  A kind defines
+    :meth:`key_probabilities`, on the engine's representation; :meth:`probabilities` reads a view into it.
+    """
+
+    def probabilities(self, view: PlayerView, legal: Sequence[Move] | None = None) -> tuple[float, ...]:
+        """The probability of each of ``legal`` (by default ``view.legal_moves``), in their order.
+
+        Raises :class:`ValueError` when there are no moves or one is not the view's seat's, and
+        :class:`TypeError` when ``view`` is not a :class:`~goat.PlayerView`.
+        """
+        return self.key_probabilities(*view_arguments(view, legal))
+
+    @abc.abstractmethod
+    def key_probabilities(
+        self,
+        seat: int,
+        hand: int,
+        unknown: int,
+        table: Sequence[TablePlay],
+        sizes: Sequence[int],
+        trump: int,
+        keys: Sequence[int],
+    ) -> tuple[float, ...]:
+        """:meth:`~goat.bots.model.MoveModel.probabilities` on the engine's representation (see
+        docs/architecture.md): the seat's hand and the cards it has not seen as masks, the table as ``TablePlay``
+        tuples, hand sizes by seat, the trump suit's index and the legal moves' keys.  Every probability is above 0
+        and they add up to 1."""
+
+
+class PlayerModel(MoveModel):
     """``P(move | what the deciding seat saw)``: a softmax over hand-written move scores (see the module docs).
 
     ``temperature`` is in card points, above 0.
@@ -112,39 +186,6 @@ class PlayerModel:
     def __repr__(self) -> str:
         return f"PlayerModel(temperature={self.temperature:g}, noise={self.noise:g})"
 
-    def probabilities(self, view: PlayerView, legal: Sequence[Move] | None = None) -> tuple[float, ...]:
-        """The probability of each of ``legal`` (by default ``view.legal_moves``), in their order.
-
-        Raises :class:`ValueError` when there are no moves or one is not the view's seat's, and
-        :class:`TypeError` when ``view`` is not a :class:`~goat.PlayerView`.
-        """
-        if not isinstance(view, PlayerView):
-            raise TypeError(f"probabilities() takes a PlayerView, not {type(view).__name__}")
-        moves = view.legal_moves if legal is None else tuple(legal)
-        if not moves:
-            raise ValueError(f"seat {view.seat} has no moves to weigh in this view")
-        for move in moves:
-            if not isinstance(move, Move) or move.seat != view.seat:
-                raise ValueError(f"{shown(move)} is not a move of seat {view.seat}, the view's seat")
-        hand = 0
-        for card in view.hand:
-            hand |= 1 << card.index
-        seen = hand
-        for trick in view.tricks:
-            for play in trick.plays:
-                for card in play.cards:  # face-up cards, and this seat's own passes
-                    seen |= 1 << card.index
-        table: list[TablePlay] = []
-        for play in view.table:
-            mask = 0
-            for card in play.cards:
-                mask |= 1 << card.index
-            seen |= mask
-            table.append((play.seat, _KIND_CODE[play.kind], mask, play.size))
-        return self.key_probabilities(
-            view.seat, hand, FULL & ~seen, table, view.hand_sizes, view.trump.index, [move.key for move in moves]
-        )
-
     def key_probabilities(
         self,
         seat: int,
@@ -155,9 +196,8 @@ class PlayerModel:
         trump: int,
         keys: Sequence[int],
     ) -> tuple[float, ...]:
-        """:meth:`probabilities` on the engine's representation (see docs/architecture.md): the seat's hand
-        and the cards it has not seen as masks, the table as ``TablePlay`` tuples, hand sizes by seat, the
-        trump suit's index and the legal moves' keys."""
+        """The softmax of :meth:`scores` at the temperature, with the noise spread evenly (arguments as
+        :meth:`~goat.bots.model.MoveModel.key_probabilities`)."""
         scores = self.scores(seat, hand, unknown, table, sizes, trump, keys)
         top = max(scores)
         heat = self.temperature
@@ -198,7 +238,7 @@ class PlayerModel:
             return result
 
         def spent(mask: int) -> float:
-            return STRENGTH_COST * sum(_strength(card, trump) for card in _cards(mask))
+            return STRENGTH_COST * sum(rank_step(card, trump) for card in _cards(mask))
 
         def lead(mask: int) -> float:
             points = sum(POINTS[card] for card in _cards(mask))

@@ -36,7 +36,7 @@ from importlib import resources
 from typing import Any, Final
 
 from goat._core import BEAT, BEATERS, LEAD, MOLODKA, PASS, SUIT_OF, WAIT, bits, mask_points
-from goat.bots.model import HIDDEN_CARD_POINTS, MoveModel, PlayerModel, TablePlay, rank_step
+from goat.bots.model import HIDDEN_CARD_POINTS, MoveModel, PlayerModel, TablePlay, rank_step, softmax
 from goat.errors import shown
 from goat.moves import Move
 from goat.view import PlayerView
@@ -220,11 +220,7 @@ class LearnedModel(MoveModel):
             sum(map(operator.mul, weights, row))
             for row in move_features(seat, hand, unknown, table, sizes, trump, keys)
         ]
-        top = max(scores)
-        exps = [math.exp(score - top) for score in scores]
-        share = (1 - self.noise) / sum(exps)
-        even = self.noise / len(exps)
-        return tuple(e * share + even for e in exps)
+        return softmax(scores, 1.0, self.noise)
 
 
 class LearnedBot:

@@ -57,6 +57,7 @@ __all__ = [
     "MoveModel",
     "PlayerModel",
     "rank_step",
+    "softmax",
     "view_arguments",
 ]
 
@@ -136,6 +137,20 @@ def view_arguments(view: PlayerView, legal: Sequence[Move] | None = None) -> Mod
     return view.seat, hand, FULL & ~seen, table, view.hand_sizes, view.trump.index, [move.key for move in moves]
 
 
+def softmax(scores: Sequence[float], temperature: float, noise: float) -> tuple[float, ...]:
+    """The probabilities a model gives moves of these ``scores``: a softmax at ``temperature``, with the share
+    ``noise`` spread evenly over the moves (so that none is impossible).
+
+    >>> [round(p, 3) for p in softmax([0.0, 1.0], 1.0, 0.2)]
+    [0.315, 0.685]
+    """
+    top = max(scores)
+    weights = [math.exp((score - top) / temperature) for score in scores]
+    share = (1 - noise) / sum(weights)
+    even = noise / len(weights)
+    return tuple(weight * share + even for weight in weights)
+
+
 class MoveModel(abc.ABC):
     """A model of how players play: ``P(move | what the deciding seat saw)`` over the legal moves (R23).
 
@@ -198,13 +213,7 @@ class PlayerModel(MoveModel):
     ) -> tuple[float, ...]:
         """The softmax of :meth:`scores` at the temperature, with the noise spread evenly (arguments as
         :meth:`~goat.bots.model.MoveModel.key_probabilities`)."""
-        scores = self.scores(seat, hand, unknown, table, sizes, trump, keys)
-        top = max(scores)
-        heat = self.temperature
-        weights = [math.exp((score - top) / heat) for score in scores]
-        share = (1 - self.noise) / sum(weights)
-        even = self.noise / len(weights)
-        return tuple(weight * share + even for weight in weights)
+        return softmax(self.scores(seat, hand, unknown, table, sizes, trump, keys), self.temperature, self.noise)
 
     def scores(
         self,

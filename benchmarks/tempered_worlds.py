@@ -24,11 +24,13 @@ class TemperedBot(ISMCTSBot):
     """ISMCTS on a weighted pool whose weights are raised to the power ``beta``."""
 
     def __init__(self, seed: int | None = None, *, beta: float = 1.0, **options: Any) -> None:
-        if not (isinstance(beta, int | float) and 0 <= beta <= 1):
+        if not (beta.__class__ in (int, float) and 0 <= beta <= 1):
             raise ValueError(f"beta must be a number from 0 to 1, not {beta!r}")
+        if "worlds" in options:
+            raise TypeError("tempered_worlds takes ismcts's options and beta, but not worlds (always weighted)")
         super().__init__(seed, worlds="weighted", **options)
         self.beta = float(beta)
-        self.pool_rng = random.Random(seed)  # the pool's draws, apart from the search's
+        self.pool_rng = random.Random(None if seed is None else f"pool {seed}")  # a stream apart from the search's
 
     def world_source(self, view: PlayerView, start: float) -> Callable[[], Any]:
         rng = self.pool_rng

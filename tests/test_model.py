@@ -105,3 +105,14 @@ def test_bad_arguments_are_refused_clearly() -> None:
         PlayerModel().probabilities(seen, [other])
     with pytest.raises(ValueError, match="no moves"):
         PlayerModel().probabilities(seen, [])
+
+
+def test_softmax_refuses_what_gives_no_distribution() -> None:
+    # No scores, a temperature not above 0 (a negative one would invert the ranking) or a noise outside 0 to 1
+    # (negative probabilities) is a clear ValueError, not a ZeroDivisionError or a wrong distribution.
+    from goat.bots.model import softmax
+
+    assert softmax([1.0, 1.0], 2.0, 0.0) == (0.5, 0.5)
+    for scores, temperature, noise in (([], 1.0, 0.1), ([1.0], 0, 0.1), ([1.0, 2.0], -1.0, 0.1), ([1.0], 1.0, 1.5)):
+        with pytest.raises(ValueError, match=r"softmax|temperature|noise"):
+            softmax(scores, temperature, noise)

@@ -143,7 +143,15 @@ def softmax(scores: Sequence[float], temperature: float, noise: float) -> tuple[
 
     >>> [round(p, 3) for p in softmax([0.0, 1.0], 1.0, 0.2)]
     [0.315, 0.685]
+
+    Raises :class:`ValueError` for no scores, a temperature that is not above 0 or a noise outside 0 to 1.
     """
+    if not scores:
+        raise ValueError("softmax() needs at least one score")
+    if not (temperature.__class__ in (int, float) and 0 < temperature < math.inf):
+        raise ValueError(f"temperature must be a number above 0, not {shown(temperature)}")
+    if not (noise.__class__ in (int, float) and 0 <= noise <= 1):
+        raise ValueError(f"noise must be a number from 0 to 1, not {shown(noise)}")
     top = max(scores)
     weights = [math.exp((score - top) / temperature) for score in scores]
     share = (1 - noise) / sum(weights)

@@ -6,14 +6,14 @@
     python benchmarks/strength.py --plot-only [--out JSON] [--plot PNG]         # redraw a sweep's plot, no games
 
 ``A`` and ``B`` are strategy specs as ``goat match`` takes them (``greedy``, ``ismcts[iterations=1000]``,
-``ismcts[worlds=weighted]``), or ``cheat-true-world[...]`` (below).  Every board (a match seed, drawn from
-``--seed``) is played twice, A's team in seats 0 and 2 and then in seats 1 and 3, so the luck of the deal cancels
-(duplicate format): ``--boards 200`` (the default) is 400 matches, on ``--workers`` processes (default: every
-core) through :func:`goat.arena.play_match`.  It prints, per row: the matches A won with their 95% Wilson interval
-(:func:`goat.arena.wilson_interval`); the games A won of the decided ones (balls, R20, decide nothing); A's net
-defeat-scores per game (those A's team inflicted minus those it gained, R19, over all games: positive is good for
-A); and each side's median milliseconds per decision, decisions with one legal move left out.  The figures go to
-``--out`` as JSON (default ``benchmarks/results/strength-A-vs-B.json``).
+``ismcts[worlds=weighted]``), or the cheats ``cheat-true-world[...]`` and ``cheat-true-hands[...]`` (below). Every
+board (a match seed, drawn from ``--seed``) is played twice, A's team in seats 0 and 2 and then in seats 1 and 3,
+so the luck of the deal cancels (duplicate format): ``--boards 200`` (the default) is 400 matches, on ``--workers``
+processes (default: every core) through :func:`goat.arena.play_match`.  It prints, per row: the matches A won with
+their 95% Wilson interval (:func:`goat.arena.wilson_interval`); the games A won of the decided ones (balls, R20,
+decide nothing); A's net defeat-scores per game (those A's team inflicted minus those it gained, R19, over all
+games: positive is good for A); and each side's median milliseconds per decision, decisions with one legal move
+left out.  The figures go to ``--out`` as JSON (default ``benchmarks/results/strength-A-vs-B.json``).
 
 ``--equal-time REF`` first measures here, before any match, REF's median time per decision (two games of four
 REF bots), and gives A that ``time_ms``.  ``--sweep OPTION V1 V2 ...`` plays a row per value, A with
@@ -28,6 +28,10 @@ very same search (:class:`goat.bots.ismcts.ISMCTSBot` with its :meth:`~goat.bots
 overridden), told what no player may know.  It is the ceiling that no honest bot reaches.  It lives here only,
 is never registered as a strategy (:func:`goat.load_strategy` does not know it) and can only play through this
 tool, which hands it the referee's state by :func:`goat.arena.play_match`'s ``watch``.
+
+``cheat-true-hands`` is the same search told less: the other seats' true hands, with the cards it cannot see
+otherwise (the stock, the others' face-down passes) dealt afresh into their places each iteration.  It is the
+ceiling of what reading the other hands (:mod:`goat.bots.inference`) can buy, the stock's order left unknown.
 """
 
 from __future__ import annotations
@@ -50,6 +54,7 @@ import attrs
 
 import goat
 from goat import arena
+from goat._core import FIXED, LOG, PASS, STOCK, TABLE, TRICKS, TRUMP_CARD
 from goat.arena.stats import EntrantResult, MatchOutcome, totals
 from goat.bots.ismcts import ISMCTSBot
 from goat.errors import GoatError
@@ -63,9 +68,7 @@ HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results"
 PLOT = HERE.parent / "docs" / "_static" / "strength.png"
 
-#: The research-only cheat's name: a spec of this tool, never a registered strategy.
-CHEAT = "cheat-true-world"
-#: The options the cheat takes: ismcts's own that do not choose worlds (it plays in the true one).
+#: The options the cheats take: ismcts's own that do not choose worlds (they play in the true one).
 CHEAT_OPTIONS = ("iterations", "time_ms", "exploration")
 
 
@@ -106,22 +109,77 @@ class TrueWorldCheat(ISMCTSBot):
         return lambda: core
 
 
+class TrueHandsCheat(TrueWorldCheat):
+    """RESEARCH ONLY — CHEATS: ``ismcts``'s search knowing the other seats' true hands.
+
+    Each iteration plays in the true state with the cards the bot cannot see otherwise — the stock and the
+    other seats' face-down passes — dealt again uniformly into the same places (the trump card, when in the
+    stock, stays in it, R8).
+    """
+
+    def world_source(self, view: PlayerView, start: float) -> Callable[[], Any]:
+        true_world = super().world_source(view, start)()
+        trump_card = true_world[FIXED][TRUMP_CARD]
+        me = view.seat
+
+        def hidden(key: int) -> bool:  # another seat's face-down pass
+            return (key >> 2) & 7 == PASS and key & 3 != me
+
+        stock = list(true_world[STOCK])
+        pinned = trump_card in stock  # R8: the trump card lies in the stock until drawn
+        pool = [card for card in stock if card != trump_card]
+        for key in [*true_world[TABLE], *(k for trick in true_world[TRICKS] for k in trick[0])]:
+            if hidden(key):
+                pool += [c for c in range(36) if key >> 5 >> c & 1]
+        shuffle = self._rng.shuffle
+        randrange = self._rng.randrange
+
+        def deal(keys: tuple[int, ...], cards: list[int]) -> tuple[int, ...]:
+            out = []
+            for key in keys:
+                if hidden(key):
+                    mask = 0
+                    for _ in range((key >> 5).bit_count()):
+                        mask |= 1 << cards.pop()
+                    key = mask << 5 | (key & 31)
+                out.append(key)
+            return tuple(out)
+
+        def world() -> Any:
+            cards = pool[:]
+            shuffle(cards)
+            core = list(true_world)
+            core[TABLE] = deal(true_world[TABLE], cards)
+            core[TRICKS] = tuple((deal(keys, cards), winner) for keys, winner in true_world[TRICKS])
+            if pinned:
+                cards.insert(randrange(len(cards) + 1), trump_card)
+            core[STOCK] = tuple(cards)
+            core[LOG] = None  # the search never reads the history
+            return tuple(core)
+
+        return world
+
+
+#: The research-only cheats by name: specs of this tool, never registered strategies.
+CHEATS: dict[str, type[TrueWorldCheat]] = {"cheat-true-world": TrueWorldCheat, "cheat-true-hands": TrueHandsCheat}
+
+
 def cheat_options(spec: str) -> dict[str, Any] | None:
-    """The cheat's options if ``spec`` names it, else ``None`` (an unknown option is a :class:`StrengthError`)."""
+    """A cheat's options if ``spec`` names one, else ``None`` (an unknown option is a :class:`StrengthError`)."""
     name, options = parse_spec(spec)
-    if name != CHEAT:
+    if name not in CHEATS:
         return None
     unknown = sorted(set(options) - set(CHEAT_OPTIONS))
     if unknown:
-        raise StrengthError(f"{CHEAT} takes {', '.join(CHEAT_OPTIONS)}, not {', '.join(unknown)}")
+        raise StrengthError(f"{name} takes {', '.join(CHEAT_OPTIONS)}, not {', '.join(unknown)}")
     return options
 
 
 def build(spec: str, seed: int, referee: Referee) -> Any:
-    """The bot a spec names: the cheat (shown ``referee``'s state), or whatever :func:`goat.load_strategy` loads."""
+    """The bot a spec names: a cheat (shown ``referee``'s state), or whatever :func:`goat.load_strategy` loads."""
     options = cheat_options(spec)
     if options is not None:
-        return TrueWorldCheat(referee, seed, **options)
+        return CHEATS[parse_spec(spec)[0]](referee, seed, **options)
     return goat.load_strategy(spec, seed=seed)
 
 
@@ -366,7 +424,7 @@ def with_option(spec: str, option: str, value: Any) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("a", nargs="?", help="the strategy measured (a spec, or cheat-true-world[...])")
+    parser.add_argument("a", nargs="?", help="the strategy measured (a spec, or a cheat)")
     parser.add_argument("b", nargs="?", help="its opponent")
     parser.add_argument("--boards", type=int, default=200, help="boards, each played twice (default %(default)s)")
     parser.add_argument("--seed", type=int, default=2026)

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import random
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -144,11 +146,12 @@ def test_bad_settings_are_refused_before_any_match(
     assert said in capsys.readouterr().err
 
 
-def test_the_cheat_is_no_strategy(tool: ModuleType) -> None:
+@pytest.mark.parametrize("name", ["cheat-true-world", "cheat-true-hands"])
+def test_the_cheats_are_no_strategies(tool: ModuleType, name: str) -> None:
     with pytest.raises(goat.plugins.StrategyNameError):
-        goat.load_strategy(tool.CHEAT)
-    assert tool.CHEAT not in {info.name for info in goat.plugins.available_strategies()}
-    assert tool.TrueWorldCheat.__module__.partition(".")[0] != "goat"  # not in the package
+        goat.load_strategy(name)
+    assert name not in {info.name for info in goat.plugins.available_strategies()}
+    assert tool.CHEATS[name].__module__.partition(".")[0] != "goat"  # not in the package
 
 
 def test_the_cheat_runs_ismcts_own_search_in_the_true_state(tool: ModuleType) -> None:
@@ -176,3 +179,39 @@ def test_the_cheat_runs_ismcts_own_search_in_the_true_state(tool: ModuleType) ->
 def test_results_are_named_after_the_specs(tool: ModuleType) -> None:
     assert tool.slug('ismcts[worlds="weighted", time_ms=13.1]') == "ismcts-worlds-weighted-time_ms-13.1"
     assert tool.slug("cheat-true-world[iterations=1000]") == "cheat-true-world-iterations-1000"
+
+
+def test_the_true_hands_cheat_deals_only_what_the_seat_cannot_see_otherwise(tool: ModuleType) -> None:
+    from goat._core import HANDS, PASS, STOCK, TABLE, TRICKS, search
+
+    def others_passes(core: tuple[Any, ...]) -> list[int]:
+        keys = [*core[TABLE], *(k for keys, _ in core[TRICKS] for k in keys)]
+        return [k for k in keys if (k >> 2) & 7 == PASS and k & 3 != 0]
+
+    rng = random.Random(3)
+    state = goat.new_game(seed=5)
+    while not (state.to_move == 0 and len(others_passes(state.core)) >= 2 and state.core[STOCK]):
+        state = goat.play(state, rng.choice(goat.legal_moves(state))) if state.to_move is not None else goat.new_game()
+    seen = goat.view(state, 0)
+    referee = tool.Referee()
+    referee.watch(state)
+    cheat = tool.TrueHandsCheat(referee, 1, iterations=20)
+    world = cheat.world_source(seen, 0.0)
+
+    def hidden(core: tuple[Any, ...]) -> tuple[list[int], list[int]]:  # the others' passes' sizes; their cards + stock
+        others = others_passes(core)
+        cards = sorted(c for k in others for c in range(36) if k >> 5 >> c & 1)
+        return [(k >> 5).bit_count() for k in others], sorted(cards + list(core[STOCK]))
+
+    true_core = state.core
+    stocks = set()
+    for _ in range(30):
+        drawn = world()
+        assert drawn[HANDS] == true_core[HANDS]  # the true hands, every time
+        assert hidden(drawn) == hidden(true_core)  # the same places, the same cards
+        visible = [k for k in drawn[TABLE] if not ((k >> 2) & 7 == PASS and k & 3 != 0)]
+        assert visible == [k for k in true_core[TABLE] if not ((k >> 2) & 7 == PASS and k & 3 != 0)]
+        search.playout(drawn, rng.random)  # a position the rules play on
+        stocks.add(drawn[STOCK])
+    assert len(stocks) > 1  # dealt afresh
+    assert cheat.choose(seen, seen.legal_moves) in seen.legal_moves

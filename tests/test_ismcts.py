@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -134,6 +135,26 @@ def test_weighted_ismcts_is_asked_for_by_name_and_checks_its_options() -> None:
         factory(worlds="weighted", model="hand", temperature=0)
     with pytest.raises(ValueError, match="noise"):
         factory(worlds="weighted", model="hand", noise=2)
+    with pytest.raises(ValueError, match="noise"):
+        factory(worlds="weighted", model="hand", temperature=0.01, noise=0)  # no move may become impossible
+    for options in ({"pool": 8}, {"model": "hand", "temperature": 4}, {"model": "learned"}, {"noise": 0.1}):
+        with pytest.raises(ValueError, match="need worlds=weighted"):  # they would change nothing
+            factory(**options)
+    for exploration in (10**400, math.inf, -1, True):
+        with pytest.raises(ValueError, match="exploration"):
+            factory(exploration=exploration)
+
+
+def test_uniform_ismcts_needs_no_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    import goat.bots.learned
+
+    def missing() -> None:
+        raise FileNotFoundError("learned.json")
+
+    monkeypatch.setattr(goat.bots.learned, "_shipped", missing)
+    bot = goat.load_strategy("ismcts[iterations=5]", seed=1)
+    seen = goat.view(goat.new_game(seed=1), 1)
+    assert bot.choose(seen, seen.legal_moves) in seen.legal_moves
 
 
 def test_weighted_ismcts_plays_legal_deterministic_games() -> None:

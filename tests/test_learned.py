@@ -79,12 +79,42 @@ def test_the_weights_take_effect() -> None:
         ({"noise": 0}, "noise"),
         ({"noise": 1.5}, "noise"),
         ({"noise": "0.1"}, "noise"),
+        ({"weights": [10**400] * len(FEATURES)}, "weights"),
     ],
 )
 def test_bad_weights_are_refused_clearly(change: dict[str, object], match: str) -> None:
     good = {"features": list(FEATURES), "weights": [0.0] * len(FEATURES), "noise": 0.1}
     with pytest.raises(ValueError, match=match):
         LearnedModel(good | change)
+
+
+def test_weights_too_large_to_weigh_moves_are_a_clear_error() -> None:
+    seen = goat.view(goat.new_game(seed=1), 1)
+    huge = LearnedModel({"features": list(FEATURES), "weights": [1e308] * len(FEATURES), "noise": 0.1})
+    with pytest.raises(ValueError, match="finite scores"):  # not probabilities of NaN
+        huge.probabilities(seen)
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["--games", "4"], "--games: 4 is less than 5"),  # one game in five is held out
+        (["--epochs", "0"], "--epochs: 0 is less than 1"),
+        (["--budgets", "10", "0"], "--budgets: 0 is less than 1"),
+        (["--out", "no/such/folder/w.json"], "--out: no folder no/such/folder"),
+    ],
+)
+def test_the_training_command_refuses_bad_settings_before_playing(
+    argv: list[str], said: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("numpy")
+    from goat.bots.training import main
+
+    files = ["--out", str(tmp_path / "w.json"), "--curve", str(tmp_path / "c.json")]
+    with pytest.raises(SystemExit) as exit_:
+        main([*files, *argv, "--quiet"])
+    assert exit_.value.code == 2 and said in capsys.readouterr().err
+    assert not (tmp_path / "w.json").exists()
 
 
 def test_training_is_reproducible(tmp_path: Path) -> None:

@@ -27,7 +27,8 @@ def test_probabilities_are_positive_and_sum_to_one_over_the_legal_moves(state: G
     if state.is_over:
         return
     seen = goat.view(state, state.to_move)  # type: ignore[arg-type]
-    for model in (PlayerModel(), PlayerModel(0.5, noise=0), PlayerModel(50, noise=0), PlayerModel(2, noise=1)):
+    # a temperature far below the scores' gaps with the least noise: the even share alone keeps every move possible
+    for model in (PlayerModel(), PlayerModel(0.01, noise=1e-9), PlayerModel(50, noise=1e-9), PlayerModel(2, noise=1)):
         found = model.probabilities(seen)
         assert len(found) == len(seen.legal_moves)
         assert all(p > 0 for p in found)
@@ -101,8 +102,13 @@ def test_bad_arguments_are_refused_clearly() -> None:
     with pytest.raises(TypeError, match="PlayerView"):
         PlayerModel().probabilities(state)  # type: ignore[arg-type]
     other = Move.from_str(f"{(seen.seat + 1) % 4} wait")
-    with pytest.raises(ValueError, match="not a move of seat"):
+    with pytest.raises(ValueError, match="not a legal move of seat"):
         PlayerModel().probabilities(seen, [other])
+    elsewhere = goat.view(goat.new_game(seed=2, dealer=(seen.seat - 1) % 4), seen.seat)  # the seat's moves, other cards
+    foreign = [m for m in elsewhere.legal_moves if m not in seen.legal_moves]
+    assert foreign
+    with pytest.raises(ValueError, match="not a legal move of seat"):
+        PlayerModel().probabilities(seen, foreign)
     with pytest.raises(ValueError, match="no moves"):
         PlayerModel().probabilities(seen, [])
 
@@ -112,7 +118,22 @@ def test_softmax_refuses_what_gives_no_distribution() -> None:
     # (negative probabilities) is a clear ValueError, not a ZeroDivisionError or a wrong distribution.
     from goat.bots.model import softmax
 
-    assert softmax([1.0, 1.0], 2.0, 0.0) == (0.5, 0.5)
-    for scores, temperature, noise in (([], 1.0, 0.1), ([1.0], 0, 0.1), ([1.0, 2.0], -1.0, 0.1), ([1.0], 1.0, 1.5)):
+    assert softmax([1.0, 1.0], 2.0, 0.1) == (0.5, 0.5)
+    refused = [
+        ([], 1.0, 0.1),
+        ([1.0], 0, 0.1),
+        ([1.0, 2.0], -1.0, 0.1),
+        ([1.0], 10**400, 0.1),  # beyond any float
+        ([1.0], True, 0.1),
+        ([1.0], 1.0, 1.5),
+        ([1.0, 900.0], 0.01, 0),  # no noise: the first move's probability would be 0, and a world ruled out
+        ([math.nan, 0.0], 1.0, 0.1),
+        ([0.0, math.inf], 1.0, 0.1),
+        ([1e308, 1e308], 1.0, 0.1),  # finite, but too large to weigh
+    ]
+    for scores, temperature, noise in refused:
         with pytest.raises(ValueError, match=r"softmax|temperature|noise"):
             softmax(scores, temperature, noise)
+    for temperature, noise in ((10**400, 0.3), (1.0, 0), (math.nan, 0.3)):
+        with pytest.raises(ValueError, match=r"temperature|noise"):
+            PlayerModel(temperature, noise)

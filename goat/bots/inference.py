@@ -40,7 +40,7 @@ from typing import Any
 import attrs
 
 from goat._core import FIXED, FULL, HANDS, PASS, TABLE, TRICKS, TRUMP, deal, legal, step
-from goat.bots.model import MoveModel, PlayerModel, TablePlay
+from goat.bots.model import MoveModel, PlayerModel, TablePlay, finite
 from goat.bots.worlds import sample_world
 from goat.errors import IllegalMoveError, shown
 from goat.seats import check_seat
@@ -128,6 +128,9 @@ def weighted_worlds(
     Every world is consistent with the view (``goat.view(w.world, view.seat) == view``).  The weighted
     draws estimate the posterior over worlds given the others' moves; resample them with
     ``rng.choices([w.world for w in drawn], [w.weight for w in drawn])``.
+
+    Raises what :func:`goat.sample_world` raises for a view no world fits
+    (:class:`~goat.bots.worlds.WorldSamplingError`).
     """
     if not isinstance(view, PlayerView):
         raise TypeError(f"weighted_worlds() takes a PlayerView, not {type(view).__name__}")
@@ -137,6 +140,8 @@ def weighted_worlds(
         raise TypeError(f"rng must be a random.Random, not {type(rng).__name__}")
     if deadline is not None and deadline.__class__ not in (int, float):
         raise TypeError(f"deadline must be a time.perf_counter() time or None, not {shown(deadline)}")
+    if deadline is not None and finite(deadline) is None:
+        raise ValueError(f"deadline must be a finite time.perf_counter() time, not {shown(deadline)}")
     chooser = _model(model)
     worlds: list[GameState] = []
     logs: list[float] = []

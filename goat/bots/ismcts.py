@@ -18,11 +18,14 @@ above) or ``"weighted"`` (policy-based inference, :mod:`goat.bots.inference`):
 at each decision it draws a pool of ``pool`` worlds (default
 ``DEFAULT_POOL``; with ``time_ms``, no longer than half the time) with
 :func:`~goat.bots.inference.weighted_worlds`, weighted by how likely the other
-seats' moves were in each under a :class:`~goat.bots.model.PlayerModel` of
-``temperature`` and ``noise`` (defaults :data:`goat.bots.model.DEFAULT_TEMPERATURE` and
-:data:`~goat.bots.model.DEFAULT_NOISE`), and every iteration
-plays in a world of the pool drawn in proportion to its weight.  Ask for it
-as ``ismcts[worlds=weighted]``.
+seats' moves were in each under a model of how they play, and every iteration
+plays in a world of the pool drawn in proportion to its weight.  ``model``
+names the model: ``"learned"`` (the default, :class:`~goat.bots.learned.LearnedModel`)
+or ``"hand"`` (:class:`~goat.bots.model.PlayerModel`, whose ``temperature`` and
+``noise`` default to :data:`goat.bots.model.DEFAULT_TEMPERATURE` and
+:data:`~goat.bots.model.DEFAULT_NOISE`).  Ask for it as
+``ismcts[worlds=weighted]`` or ``ismcts[worlds=weighted,model=hand,temperature=4]``;
+these four options with uniform worlds are refused, as they would change nothing.
 
 The tree walk and the rollout run on the kernel's positions and move keys
 (compiled with the rules where goat's compiled core is built), never building a
@@ -38,7 +41,6 @@ from __future__ import annotations
 
 import bisect
 import itertools
-import math
 import random
 import time
 from collections.abc import Callable
@@ -47,7 +49,7 @@ from typing import Any, Final
 from goat._core import search
 from goat.bots.inference import weighted_worlds
 from goat.bots.learned import LearnedModel
-from goat.bots.model import DEFAULT_NOISE, DEFAULT_TEMPERATURE, MoveModel, PlayerModel
+from goat.bots.model import DEFAULT_NOISE, DEFAULT_TEMPERATURE, MoveModel, PlayerModel, finite
 from goat.bots.worlds import WorldSampler
 from goat.errors import shown
 from goat.moves import Move
@@ -113,8 +115,8 @@ class ISMCTSBot:
         time_ms: float | None = None,
         exploration: float = 0.7,
         worlds: str = "uniform",
-        pool: int = DEFAULT_POOL,
-        model: str = DEFAULT_MODEL,
+        pool: int | None = None,
+        model: str | None = None,
         temperature: float | None = None,
         noise: float | None = None,
     ) -> None:
@@ -125,28 +127,38 @@ class ISMCTSBot:
             raise ValueError(
                 f"time_ms must be a number above 0 and at most {MAX_TIME_MS:g} (a day), not {shown(time_ms)}"
             )
-        if not (exploration.__class__ in (int, float) and 0 <= exploration < math.inf):
-            raise ValueError(f"exploration must be a number >= 0, not {shown(exploration)}")
+        c = finite(exploration)
+        if c is None or c < 0:
+            raise ValueError(f"exploration must be a finite number >= 0, not {shown(exploration)}")
         if worlds not in ("uniform", "weighted"):
             raise ValueError(f"worlds must be 'uniform' or 'weighted', not {shown(worlds)}")
-        if type(pool) is not int or not 1 <= pool <= MAX_POOL:
-            raise ValueError(f"pool must be an int from 1 to {MAX_POOL}, not {shown(pool)}")
-        if model not in MODELS:
-            raise ValueError(f"model must be 'hand' or 'learned', not {shown(model)}")
-        self.model: MoveModel
-        if model == "learned":
-            if temperature is not None or noise is not None:
-                raise ValueError("temperature and noise set the hand-written model (model=hand), not model=learned")
-            self.model = LearnedModel()
-        else:  # PlayerModel checks them
-            self.model = PlayerModel(
-                DEFAULT_TEMPERATURE if temperature is None else temperature, DEFAULT_NOISE if noise is None else noise
-            )
+        self.model: MoveModel | None = None  #: how the others play, for weighted worlds only
+        if worlds == "uniform":
+            options = {"pool": pool, "model": model, "temperature": temperature, "noise": noise}
+            given = ", ".join(name for name, value in options.items() if value is not None)
+            if given:  # an option that would change nothing is a mistake worth saying
+                raise ValueError(f"{given}: options of weighted worlds, which need worlds=weighted")
+        else:
+            pool = DEFAULT_POOL if pool is None else pool
+            model = DEFAULT_MODEL if model is None else model
+            if type(pool) is not int or not 1 <= pool <= MAX_POOL:
+                raise ValueError(f"pool must be an int from 1 to {MAX_POOL}, not {shown(pool)}")
+            if model not in MODELS:
+                raise ValueError(f"model must be 'hand' or 'learned', not {shown(model)}")
+            if model == "learned":
+                if temperature is not None or noise is not None:
+                    raise ValueError("temperature and noise set the hand-written model (model=hand), not model=learned")
+                self.model = LearnedModel()
+            else:  # PlayerModel checks them
+                self.model = PlayerModel(
+                    DEFAULT_TEMPERATURE if temperature is None else temperature,
+                    DEFAULT_NOISE if noise is None else noise,
+                )
         self.worlds = worlds
-        self.pool = pool
+        self.pool = DEFAULT_POOL if pool is None else pool  #: the weighted worlds drawn per decision
         self.iterations = DEFAULT_ITERATIONS if iterations is None and time_ms is None else iterations
         self.time_ms = time_ms
-        self.exploration = exploration
+        self.exploration = c
         self._rng = random.Random(seed)
         self.last_iterations = 0  #: iterations the last decision ran (for benchmarks)
 
@@ -171,7 +183,7 @@ class ISMCTSBot:
         """
         rng = self._rng
         draw = rng.random
-        if self.worlds == "weighted":
+        if self.model is not None:  # worlds="weighted"
             half = None if self.time_ms is None else start + self.time_ms / 2000
             drawn = weighted_worlds(view, self.pool, rng, model=self.model, deadline=half)
             cores = [w.world.core for w in drawn]

@@ -29,14 +29,22 @@ from __future__ import annotations
 
 import functools
 import json
-import math
 import operator
 from collections.abc import Mapping, Sequence
 from importlib import resources
 from typing import Any, Final
 
 from goat._core import BEAT, BEATERS, LEAD, MOLODKA, PASS, SUIT_OF, WAIT, bits, mask_points
-from goat.bots.model import HIDDEN_CARD_POINTS, MoveModel, PlayerModel, TablePlay, rank_step, softmax
+from goat.bots.model import (
+    HIDDEN_CARD_POINTS,
+    MoveModel,
+    PlayerModel,
+    TablePlay,
+    checked_noise,
+    finite,
+    rank_step,
+    softmax,
+)
 from goat.errors import shown
 from goat.moves import Move
 from goat.view import PlayerView
@@ -176,15 +184,14 @@ def _checked(data: Mapping[str, Any]) -> tuple[tuple[float, ...], float]:
         raise ValueError("a LearnedModel's weights must name goat.bots.learned.FEATURES, in order, as 'features'")
     weights = data.get("weights")
     if not (
-        isinstance(weights, list)
-        and len(weights) == len(FEATURES)
-        and all(w.__class__ in (int, float) and math.isfinite(w) for w in weights)
+        isinstance(weights, list) and len(weights) == len(FEATURES) and all(finite(w) is not None for w in weights)
     ):
         raise ValueError(f"a LearnedModel's 'weights' must be {len(FEATURES)} finite numbers, not {shown(weights)}")
-    noise = data.get("noise")
-    if not (noise.__class__ in (int, float) and 0 < noise <= 1):
-        raise ValueError(f"a LearnedModel's 'noise' must be a number above 0 and at most 1, not {shown(noise)}")
-    return tuple(float(w) for w in weights), float(noise)
+    try:
+        noise = checked_noise(data.get("noise"))
+    except ValueError as error:
+        raise ValueError(f"a LearnedModel's {error}") from None
+    return tuple(float(w) for w in weights), noise
 
 
 @functools.cache

@@ -42,7 +42,7 @@ import math
 from collections.abc import Sequence
 from typing import Final
 
-from goat._core import BEAT, BEATERS, FULL, LEAD, MOLODKA, PASS, POINTS, SUIT_OF, WAIT
+from goat._core import BEAT, BEATERS, FULL, LEAD, MOLODKA, PASS, SUIT_OF, WAIT, bits, mask_points
 from goat.errors import shown
 from goat.moves import Move, MoveKind
 from goat.view import PlayerView
@@ -56,6 +56,9 @@ __all__ = [
     "TRUMP_COST",
     "MoveModel",
     "PlayerModel",
+    "checked_noise",
+    "checked_temperature",
+    "finite",
     "rank_step",
     "softmax",
     "view_arguments",
@@ -94,21 +97,12 @@ def rank_step(card: int, trump: int) -> int:
     return card % 9 + (9 if SUIT_OF[card] == trump else 0)
 
 
-def _cards(mask: int) -> list[int]:
-    found = []
-    while mask:
-        low = mask & -mask
-        found.append(low.bit_length() - 1)
-        mask ^= low
-    return found
-
-
 def view_arguments(view: PlayerView, legal: Sequence[Move] | None = None) -> ModelArguments:
     """What :meth:`MoveModel.key_probabilities` takes, read from ``view`` (R23) and ``legal`` (by default
     ``view.legal_moves``): the seat, its hand and the cards it has not seen as masks, the table as ``TablePlay``
     tuples, hand sizes by seat, the trump suit's index and the moves' keys.
 
-    Raises :class:`ValueError` when there are no moves or one is not the view's seat's, and
+    Raises :class:`ValueError` when there are no moves or one is not legal in the view, and
     :class:`TypeError` when ``view`` is not a :class:`~goat.PlayerView`.
     """
     if not isinstance(view, PlayerView):
@@ -116,9 +110,11 @@ def view_arguments(view: PlayerView, legal: Sequence[Move] | None = None) -> Mod
     moves = view.legal_moves if legal is None else tuple(legal)
     if not moves:
         raise ValueError(f"seat {view.seat} has no moves to weigh in this view")
-    for move in moves:
-        if not isinstance(move, Move) or move.seat != view.seat:
-            raise ValueError(f"{shown(move)} is not a move of seat {view.seat}, the view's seat")
+    if legal is not None:
+        allowed = set(view.legal_moves)
+        for move in moves:
+            if move not in allowed:
+                raise ValueError(f"{shown(move)} is not a legal move of seat {view.seat} in this view")
     hand = 0
     for card in view.hand:
         hand |= 1 << card.index
@@ -137,6 +133,38 @@ def view_arguments(view: PlayerView, legal: Sequence[Move] | None = None) -> Mod
     return view.seat, hand, FULL & ~seen, table, view.hand_sizes, view.trump.index, [move.key for move in moves]
 
 
+def finite(value: object) -> float | None:
+    """``value`` as a float if it is a finite int or float (not a bool, nor an int beyond any float), else ``None``.
+
+    >>> finite(3), finite(True), finite(float("nan")), finite(10**400)
+    (3.0, None, None, None)
+    """
+    if value.__class__ not in (int, float):
+        return None
+    try:
+        number = float(value)
+    except OverflowError:  # an int beyond any float
+        return None
+    return number if math.isfinite(number) else None
+
+
+def checked_temperature(temperature: object) -> float:
+    """``temperature`` as a float; a :class:`ValueError` unless it is a finite number above 0."""
+    value = finite(temperature)
+    if value is None or value <= 0:
+        raise ValueError(f"temperature must be a finite number above 0, not {shown(temperature)}")
+    return value
+
+
+def checked_noise(noise: object) -> float:
+    """``noise`` as a float; a :class:`ValueError` unless it is a number above 0 and at most 1 (with no noise, a
+    move far below the best would get probability 0, and the worlds it was played in would be ruled out)."""
+    value = finite(noise)
+    if value is None or not 0 < value <= 1:
+        raise ValueError(f"noise must be a number above 0 and at most 1, not {shown(noise)}")
+    return value
+
+
 def softmax(scores: Sequence[float], temperature: float, noise: float) -> tuple[float, ...]:
     """The probabilities a model gives moves of these ``scores``: a softmax at ``temperature``, with the share
     ``noise`` spread evenly over the moves (so that none is impossible).
@@ -144,14 +172,15 @@ def softmax(scores: Sequence[float], temperature: float, noise: float) -> tuple[
     >>> [round(p, 3) for p in softmax([0.0, 1.0], 1.0, 0.2)]
     [0.315, 0.685]
 
-    Raises :class:`ValueError` for no scores, a temperature that is not above 0 or a noise outside 0 to 1.
+    Raises :class:`ValueError` for no scores, scores that are not all finite, a temperature that is not a finite
+    number above 0 or a noise not above 0 and at most 1.
     """
     if not scores:
         raise ValueError("softmax() needs at least one score")
-    if not (temperature.__class__ in (int, float) and 0 < temperature < math.inf):
-        raise ValueError(f"temperature must be a number above 0, not {shown(temperature)}")
-    if not (noise.__class__ in (int, float) and 0 <= noise <= 1):
-        raise ValueError(f"noise must be a number from 0 to 1, not {shown(noise)}")
+    temperature = checked_temperature(temperature)
+    noise = checked_noise(noise)
+    if not math.isfinite(sum(scores)):  # a NaN or an infinity (or scores too large to add) among them
+        raise ValueError(f"softmax() needs finite scores, not {shown(list(scores))}")
     top = max(scores)
     weights = [math.exp((score - top) / temperature) for score in scores]
     share = (1 - noise) / sum(weights)
@@ -170,7 +199,7 @@ class MoveModel(abc.ABC):
     def probabilities(self, view: PlayerView, legal: Sequence[Move] | None = None) -> tuple[float, ...]:
         """The probability of each of ``legal`` (by default ``view.legal_moves``), in their order.
 
-        Raises :class:`ValueError` when there are no moves or one is not the view's seat's, and
+        Raises :class:`ValueError` when there are no moves or one is not legal in the view, and
         :class:`TypeError` when ``view`` is not a :class:`~goat.PlayerView`.
         """
         return self.key_probabilities(*view_arguments(view, legal))
@@ -199,12 +228,8 @@ class PlayerModel(MoveModel):
     """
 
     def __init__(self, temperature: float = DEFAULT_TEMPERATURE, noise: float = DEFAULT_NOISE) -> None:
-        if not (temperature.__class__ in (int, float) and 0 < temperature < math.inf):
-            raise ValueError(f"temperature must be a number above 0, not {shown(temperature)}")
-        if not (noise.__class__ in (int, float) and 0 <= noise <= 1):
-            raise ValueError(f"noise must be a number from 0 to 1, not {shown(noise)}")
-        self.temperature = float(temperature)
-        self.noise = float(noise)
+        self.temperature = checked_temperature(temperature)
+        self.noise = checked_noise(noise)
 
     def __repr__(self) -> str:
         return f"PlayerModel(temperature={self.temperature:g}, noise={self.noise:g})"
@@ -250,15 +275,15 @@ class PlayerModel(MoveModel):
 
         def covered(mask: int) -> float:
             result = 1.0
-            for card in _cards(mask):
+            for card in bits(mask):
                 result *= beaten(card)
             return result
 
         def spent(mask: int) -> float:
-            return STRENGTH_COST * sum(rank_step(card, trump) for card in _cards(mask))
+            return STRENGTH_COST * sum(rank_step(card, trump) for card in bits(mask))
 
         def lead(mask: int) -> float:
-            points = sum(POINTS[card] for card in _cards(mask))
+            points = mask_points(mask)
             risk = covered(mask)
             return (1 - risk) * (points + HIDDEN_CARD_POINTS * bin(mask).count("1")) - risk * points
 
@@ -266,14 +291,14 @@ class PlayerModel(MoveModel):
         stakes = 0.0
         top_seat, top_mask = -1, 0
         for who, kind, mask, size in table:
-            stakes += sum(POINTS[card] for card in _cards(mask)) if mask else HIDDEN_CARD_POINTS * size
+            stakes += mask_points(mask) if mask else HIDDEN_CARD_POINTS * size
             if kind != PASS:
                 top_seat, top_mask = who, mask
         partner_top = top_seat >= 0 and top_seat & 1 == team
         later = [(seat + i) & 3 for i in range(1, 4 - len(table))] if table else []
         opponents_later = any(s & 1 != team for s in later)
         safe = not opponents_later or covered(top_mask) < 0.25
-        side_led = bool(top_mask) and any(SUIT_OF[card] != trump for card in _cards(top_mask))
+        side_led = bool(top_mask) and any(SUIT_OF[card] != trump for card in bits(top_mask))
 
         scores = []
         for key in keys:
@@ -282,7 +307,7 @@ class PlayerModel(MoveModel):
             if kind == WAIT:
                 scores.append(0.0)
                 continue
-            points = sum(POINTS[card] for card in _cards(mask))
+            points = mask_points(mask)
             if kind == MOLODKA:
                 score = lead(mask) + (stakes if table and not partner_top else 0.0)
             elif kind == LEAD:
@@ -295,7 +320,7 @@ class PlayerModel(MoveModel):
                     coming = HIDDEN_CARD_POINTS * bin(mask).count("1") * len(later)  # what the others add
                     score = holds * (stakes + coming) - (1 - holds) * points + OWN_SHARE * points
                     if side_led:
-                        score -= TRUMP_COST * sum(1 for card in _cards(mask) if SUIT_OF[card] == trump)
+                        score -= TRUMP_COST * sum(1 for card in bits(mask) if SUIT_OF[card] == trump)
             else:  # a pass: onto the partner's safe trick, or to the opponents
                 score = points if partner_top and safe else -points
             scores.append(score - spent(mask))

@@ -142,17 +142,33 @@ def weights_file(weights: Any, noise: float) -> dict[str, Any]:
     return {"features": list(FEATURES), "weights": [float(f"{w:.6g}") for w in weights], "noise": noise}
 
 
+def at_least(low: int) -> Any:
+    """An argparse type: an int no less than ``low``."""
+
+    def parse(text: str) -> int:
+        value = int(text)
+        if value < low:
+            raise argparse.ArgumentTypeError(f"{text} is less than {low}")
+        return value
+
+    parse.__name__ = "int"  # argparse names the type in its errors
+    return parse
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """The training command (see the module docs)."""
     parser = argparse.ArgumentParser(prog="python -m goat.bots.training", description=__doc__.split("\n")[0])
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--games", type=int, default=3000)
-    parser.add_argument("--budgets", type=int, nargs="+", default=[100, 300, 1000], help="ismcts iterations")
-    parser.add_argument("--epochs", type=int, default=1000)
+    parser.add_argument("--games", type=at_least(5), default=3000, help="at least 5: one in five is held out")
+    parser.add_argument("--budgets", type=at_least(1), nargs="+", default=[100, 300, 1000], help="ismcts iterations")
+    parser.add_argument("--epochs", type=at_least(1), default=1000)
     parser.add_argument("--out", type=Path, default=Path("goat/bots/learned.json"))
     parser.add_argument("--curve", type=Path, default=Path("benchmarks/results/learned_training.json"))
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args(argv)
+    for option, path in (("--out", args.out), ("--curve", args.curve)):  # before the games, not after them
+        if not path.parent.is_dir():
+            parser.error(f"{option}: no folder {path.parent} to write {path.name} in (the defaults are a checkout's)")
     start = time.perf_counter()
     data = record(args.games, args.seed, args.budgets, progress=not args.quiet)
     recorded = time.perf_counter() - start

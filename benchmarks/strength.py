@@ -54,7 +54,7 @@ import attrs
 
 import goat
 from goat import arena
-from goat._core import FIXED, LOG, PASS, STOCK, TABLE, TRICKS, TRUMP_CARD
+from goat._core import FIXED, LOG, PASS, STOCK, TABLE, TRICKS, TRUMP_CARD, bits
 from goat.arena.stats import EntrantResult, MatchOutcome, totals
 from goat.bots.ismcts import ISMCTSBot
 from goat.errors import GoatError
@@ -130,7 +130,7 @@ class TrueHandsCheat(TrueWorldCheat):
         pool = [card for card in stock if card != trump_card]
         for key in [*true_world[TABLE], *(k for trick in true_world[TRICKS] for k in trick[0])]:
             if hidden(key):
-                pool += [c for c in range(36) if key >> 5 >> c & 1]
+                pool += bits(key >> 5)
         shuffle = self._rng.shuffle
         randrange = self._rng.randrange
 

@@ -9,6 +9,7 @@ argument, as in the standard library.
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any, Final
 
@@ -39,6 +40,21 @@ def shown(value: object, size: int = 80) -> str:
     except Exception:
         return f"a {type(value).__name__}"
     return text if len(text) <= size else f"{text[: size - 1]}…"
+
+
+def finite(value: object) -> float | None:
+    """``value`` as a float if it is a finite int or float (not a bool, nor an int beyond any float), else ``None``.
+
+    >>> finite(3), finite(True), finite(float("nan")), finite(10**400)
+    (3.0, None, None, None)
+    """
+    if value.__class__ not in (int, float):
+        return None
+    try:
+        number = float(value)
+    except OverflowError:  # an int beyond any float
+        return None
+    return number if math.isfinite(number) else None
 
 
 _REPR: list[Any] = []

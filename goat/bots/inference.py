@@ -13,8 +13,8 @@ default, or the :class:`~goat.bots.learned.LearnedModel`): face-up plays and, in
 others' face-down passes and the waits of their molodka holders (R14).  The view's own seat's decisions
 are the same in every world and do not count.
 
-:func:`log_likelihood` computes ``log L(w)`` by replaying the world's history through the rules' kernel
-and asking the model at every decision of another seat, with only what that seat saw then (R23).
+:func:`log_likelihood` computes ``log L(w)`` by replaying the world's history and asking the model at every
+decision of another seat, from :func:`goat.view` of that seat then (R23): what a bot in that seat was shown.
 :func:`weighted_worlds` draws worlds with :func:`goat.sample_world` and gives each its importance weight,
 ``L`` normalised over the draws: a weighted average over them estimates any expectation under the
 posterior, and drawing from them in proportion to weight (``random.choices``) resamples it.
@@ -39,13 +39,14 @@ from typing import Any
 
 import attrs
 
-from goat._core import FIXED, FULL, HANDS, PASS, TABLE, TRICKS, TRUMP, deal, legal, step
-from goat.bots.model import MoveModel, PlayerModel, TablePlay, finite
+from goat._core import deal, step
+from goat.bots.model import MoveModel, PlayerModel
 from goat.bots.worlds import sample_world
-from goat.errors import IllegalMoveError, shown
+from goat.errors import IllegalMoveError, finite, shown
 from goat.seats import check_seat
-from goat.state import GameState
+from goat.state import GameState, state_of
 from goat.view import PlayerView
+from goat.view import view as view_of
 
 __all__ = ["WeightedWorld", "log_likelihood", "weighted_worlds"]
 
@@ -78,37 +79,17 @@ def log_likelihood(world: GameState, seat: int, model: MoveModel | None = None) 
     check_seat(seat, "log_likelihood()'s seat")
     chooser = _model(model)
     core: Any = deal(tuple(card.index for card in world.deck), world.trump_card.index, world.dealer, world.defeat)
-    trump = core[FIXED][TRUMP]
-    public = 0  # the face-up cards of finished tricks
-    passed = [0, 0, 0, 0]  # each seat's own face-down passes in finished tricks
     total = 0.0
     for move in world.history:
         key = move.key
         mover = key & 3
         if mover != seat:
-            keys = legal(core)
-            if key not in keys:  # a hand-made GameState is checked, so only a broken one gets here
+            # The model reads what a bot in that seat was shown: goat.view of the replayed position.
+            seen = view_of(state_of(core), mover)
+            if move not in seen.legal_moves:  # a hand-made GameState is checked, so only a broken one gets here
                 raise IllegalMoveError(f"{move} is not legal in the world's replay")
-            hands = core[HANDS]
-            hand = hands[mover]
-            seen = hand | public | passed[mover]
-            table: list[TablePlay] = []
-            for played in core[TABLE]:
-                kind, cards, who = played >> 2 & 7, played >> 5, played & 3
-                visible = 0 if kind == PASS and who != mover else cards
-                seen |= visible
-                table.append((who, kind, visible, cards.bit_count()))
-            sizes = [mask.bit_count() for mask in hands]
-            chances = chooser.key_probabilities(mover, hand, FULL & ~seen, table, sizes, trump, keys)
-            total += math.log(chances[keys.index(key)])
-        finished = len(core[TRICKS])
+            total += math.log(chooser.probabilities(seen)[seen.legal_moves.index(move)])
         core = step(core, key)
-        if len(core[TRICKS]) > finished:
-            for played in core[TRICKS][-1][0]:
-                if played >> 2 & 7 == PASS:
-                    passed[played & 3] |= played >> 5
-                else:
-                    public |= played >> 5
     return total
 
 

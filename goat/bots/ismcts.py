@@ -49,9 +49,9 @@ from typing import Any, Final
 from goat._core import search
 from goat.bots.inference import weighted_worlds
 from goat.bots.learned import LearnedModel
-from goat.bots.model import DEFAULT_NOISE, DEFAULT_TEMPERATURE, MoveModel, PlayerModel, finite
+from goat.bots.model import DEFAULT_NOISE, DEFAULT_TEMPERATURE, MoveModel, PlayerModel
 from goat.bots.worlds import WorldSampler
-from goat.errors import shown
+from goat.errors import finite, shown
 from goat.moves import Move
 from goat.scoring import defeat_scores
 from goat.state import GameState
@@ -123,7 +123,7 @@ class ISMCTSBot:
         if iterations is not None and (type(iterations) is not int or iterations < 1):
             raise ValueError(f"iterations must be a positive int, not {shown(iterations)}")
         # Numbers of their own type only: text or null from a spec ('ismcts[time_ms=abc]') is no number.
-        if time_ms is not None and not (time_ms.__class__ in (int, float) and 0 < time_ms <= MAX_TIME_MS):
+        if time_ms is not None and not 0 < (finite(time_ms) or 0) <= MAX_TIME_MS:
             raise ValueError(
                 f"time_ms must be a number above 0 and at most {MAX_TIME_MS:g} (a day), not {shown(time_ms)}"
             )

@@ -36,16 +36,15 @@ from typing import Any, Final
 
 from goat._core import BEAT, BEATERS, LEAD, MOLODKA, PASS, SUIT_OF, WAIT, bits, mask_points
 from goat.bots.model import (
-    HIDDEN_CARD_POINTS,
     MoveModel,
     PlayerModel,
     TablePlay,
     checked_noise,
-    finite,
     rank_step,
-    softmax,
+    tempered,
+    trick_so_far,
 )
-from goat.errors import shown
+from goat.errors import finite, shown
 from goat.moves import Move
 from goat.view import PlayerView
 
@@ -115,20 +114,13 @@ def move_features(
     :meth:`goat.bots.model.MoveModel.key_probabilities`; :func:`goat.bots.model.view_arguments` reads them
     from a view).  Each is scaled to about 0 to 1: points by 10, rank steps by 17, card counts by 4."""
     estimates = _ESTIMATE.scores(seat, hand, unknown, table, sizes, trump, keys)
-    team = seat & 1
     beaters = BEATERS[trump]
-    stakes = 0.0
-    top_seat, top_mask = -1, 0
-    for who, kind, mask, size in table:
-        stakes += mask_points(mask) if mask else HIDDEN_CARD_POINTS * size  # another seat's pass is face down
-        if kind != PASS:
-            top_seat, top_mask = who, mask
-    stakes /= 10
-    partner_top = 1.0 if top_seat >= 0 and top_seat & 1 == team else 0.0
-    later = [(seat + i) & 3 for i in range(1, 4 - len(table))] if table else []
-    opponents_after = 1.0 if any(s & 1 != team for s in later) else 0.0
-    side_led = 1.0 if top_mask and any(SUIT_OF[card] != trump for card in bits(top_mask)) else 0.0
-    unbeaten_top = all(not beaters[card] & unknown for card in bits(top_mask))
+    trick = trick_so_far(seat, table, trump)
+    stakes = trick.stakes / 10
+    partner_top = float(trick.partner_top)
+    opponents_after = float(trick.opponents_later)
+    side_led = float(trick.side_led)
+    unbeaten_top = all(not beaters[card] & unknown for card in bits(trick.top))
     safe = partner_top * (1.0 if not opponents_after or unbeaten_top else 0.0)
     held = hand.bit_count() / 9
     place = len(table)
@@ -227,7 +219,7 @@ class LearnedModel(MoveModel):
             sum(map(operator.mul, weights, row))
             for row in move_features(seat, hand, unknown, table, sizes, trump, keys)
         ]
-        return softmax(scores, 1.0, self.noise)
+        return tempered(scores, 1.0, self.noise)
 
 
 class LearnedBot:

@@ -40,10 +40,10 @@ from __future__ import annotations
 import abc
 import math
 from collections.abc import Sequence
-from typing import Final
+from typing import Final, NamedTuple
 
 from goat._core import BEAT, BEATERS, FULL, LEAD, MOLODKA, PASS, SUIT_OF, WAIT, bits, mask_points
-from goat.errors import shown
+from goat.errors import finite, shown
 from goat.moves import Move, MoveKind
 from goat.view import PlayerView
 
@@ -56,11 +56,13 @@ __all__ = [
     "TRUMP_COST",
     "MoveModel",
     "PlayerModel",
+    "TrickSoFar",
     "checked_noise",
     "checked_temperature",
-    "finite",
     "rank_step",
     "softmax",
+    "tempered",
+    "trick_so_far",
     "view_arguments",
 ]
 
@@ -95,6 +97,38 @@ def rank_step(card: int, trump: int) -> int:
     """How useful a card (an index) is for taking later tricks: its rank step (6 is 0, A is 8), trumps 9 steps
     above every side card."""
     return card % 9 + (9 if SUIT_OF[card] == trump else 0)
+
+
+class TrickSoFar(NamedTuple):
+    """The current trick as the deciding seat saw it (R10-R13), read by :func:`trick_so_far`."""
+
+    stakes: float  #: the points on the table, another seat's face-down pass counted HIDDEN_CARD_POINTS a card
+    top: int  #: the cards of the top play (R12) as a mask; 0 before the lead
+    partner_top: bool  #: whether the top play is the partner's
+    later: list[int]  #: the seats still to play after this one; none before the lead
+    opponents_later: bool  #: whether an opponent is among them
+    side_led: bool  #: whether the top play holds a card that is not a trump
+
+
+def trick_so_far(seat: int, table: Sequence[TablePlay], trump: int) -> TrickSoFar:
+    """What the models read of the current trick, for the deciding ``seat`` (``table`` and ``trump`` as
+    :meth:`MoveModel.key_probabilities` takes them)."""
+    stakes = 0.0
+    top_seat, top = -1, 0
+    for who, kind, mask, size in table:
+        stakes += mask_points(mask) if mask else HIDDEN_CARD_POINTS * size
+        if kind != PASS:  # the last lead, beat or molodka is on top (R12)
+            top_seat, top = who, mask
+    team = seat & 1
+    later = [(seat + i) & 3 for i in range(1, 4 - len(table))] if table else []
+    return TrickSoFar(
+        stakes,
+        top,
+        top_seat >= 0 and top_seat & 1 == team,
+        later,
+        any(s & 1 != team for s in later),
+        any(SUIT_OF[card] != trump for card in bits(top)),
+    )
 
 
 def view_arguments(view: PlayerView, legal: Sequence[Move] | None = None) -> ModelArguments:
@@ -133,21 +167,6 @@ def view_arguments(view: PlayerView, legal: Sequence[Move] | None = None) -> Mod
     return view.seat, hand, FULL & ~seen, table, view.hand_sizes, view.trump.index, [move.key for move in moves]
 
 
-def finite(value: object) -> float | None:
-    """``value`` as a float if it is a finite int or float (not a bool, nor an int beyond any float), else ``None``.
-
-    >>> finite(3), finite(True), finite(float("nan")), finite(10**400)
-    (3.0, None, None, None)
-    """
-    if value.__class__ not in (int, float):
-        return None
-    try:
-        number = float(value)
-    except OverflowError:  # an int beyond any float
-        return None
-    return number if math.isfinite(number) else None
-
-
 def checked_temperature(temperature: object) -> float:
     """``temperature`` as a float; a :class:`ValueError` unless it is a finite number above 0."""
     value = finite(temperature)
@@ -177,8 +196,13 @@ def softmax(scores: Sequence[float], temperature: float, noise: float) -> tuple[
     """
     if not scores:
         raise ValueError("softmax() needs at least one score")
-    temperature = checked_temperature(temperature)
-    noise = checked_noise(noise)
+    return tempered(scores, checked_temperature(temperature), checked_noise(noise))
+
+
+def tempered(scores: Sequence[float], temperature: float, noise: float) -> tuple[float, ...]:
+    """:func:`softmax` of at least one score, at a temperature and a noise already checked (a model checks
+    them once, when it is made, not at every decision).  Raises :class:`ValueError` for scores that are not
+    all finite."""
     if not math.isfinite(sum(scores)):  # a NaN or an infinity (or scores too large to add) among them
         raise ValueError(f"softmax() needs finite scores, not {shown(list(scores))}")
     top = max(scores)
@@ -246,7 +270,7 @@ class PlayerModel(MoveModel):
     ) -> tuple[float, ...]:
         """The softmax of :meth:`scores` at the temperature, with the noise spread evenly (arguments as
         :meth:`~goat.bots.model.MoveModel.key_probabilities`)."""
-        return softmax(self.scores(seat, hand, unknown, table, sizes, trump, keys), self.temperature, self.noise)
+        return tempered(self.scores(seat, hand, unknown, table, sizes, trump, keys), self.temperature, self.noise)
 
     def scores(
         self,
@@ -287,18 +311,8 @@ class PlayerModel(MoveModel):
             risk = covered(mask)
             return (1 - risk) * (points + HIDDEN_CARD_POINTS * bin(mask).count("1")) - risk * points
 
-        # The trick so far: its stakes, and whose play is on top (the last lead, beat or molodka, R12).
-        stakes = 0.0
-        top_seat, top_mask = -1, 0
-        for who, kind, mask, size in table:
-            stakes += mask_points(mask) if mask else HIDDEN_CARD_POINTS * size
-            if kind != PASS:
-                top_seat, top_mask = who, mask
-        partner_top = top_seat >= 0 and top_seat & 1 == team
-        later = [(seat + i) & 3 for i in range(1, 4 - len(table))] if table else []
-        opponents_later = any(s & 1 != team for s in later)
+        stakes, top_mask, partner_top, later, opponents_later, side_led = trick_so_far(seat, table, trump)
         safe = not opponents_later or covered(top_mask) < 0.25
-        side_led = bool(top_mask) and any(SUIT_OF[card] != trump for card in bits(top_mask))
 
         scores = []
         for key in keys:

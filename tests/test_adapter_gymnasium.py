@@ -16,7 +16,8 @@ from gymnasium.utils.env_checker import check_env  # noqa: E402
 import goat  # noqa: E402
 import goat.adapters.gymnasium  # noqa: E402 - registers goat/Goat-v0
 from goat.adapters import encoding  # noqa: E402
-from goat.adapters.gymnasium import ILLEGAL_REWARD, GoatEnv  # noqa: E402
+from goat.adapters.encoding import ILLEGAL_REWARD  # noqa: E402
+from goat.adapters.gymnasium import GoatEnv  # noqa: E402
 
 
 def finish(env: Any, seed: int, rng: np.random.Generator) -> tuple[float, int, dict[str, Any]]:

@@ -17,7 +17,8 @@ from pettingzoo.utils import wrappers
 
 import goat
 from goat.adapters import encoding
-from goat.adapters.pettingzoo import ILLEGAL_REWARD, env, raw_env
+from goat.adapters.encoding import ILLEGAL_REWARD
+from goat.adapters.pettingzoo import env, raw_env
 
 # PettingZoo warns that dict observations (observation + action mask) are not plain arrays: intended.
 pytestmark = pytest.mark.filterwarnings("ignore:Observation:UserWarning")

@@ -306,6 +306,9 @@ def test_wilson_interval() -> None:
     assert low == pytest.approx(0.4038, abs=1e-4) and high == pytest.approx(0.5962, abs=1e-4)
     low, high = arena.wilson_interval(0, 10)
     assert low == 0.0 and high == pytest.approx(0.2775, abs=1e-4)
+    for z in (True, float("nan"), 0, 100, "1.96"):
+        with pytest.raises(ValueError, match="z is a number of standard deviations"):
+            arena.wilson_interval(5, 10, z=z)  # type: ignore[arg-type]
 
 
 # --- what an in-process bot answers or raises ------------------------------------------------

@@ -11,6 +11,7 @@ and every result with :func:`goat.score`.
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any
 
@@ -722,8 +723,9 @@ def test_the_vector_env_refuses_bad_input() -> None:
     for illegal in ("ignore", None):
         with pytest.raises(ValueError, match="illegal must be one of"):
             vector_env(2, illegal=illegal)
-    with pytest.raises(ValueError, match="illegal_reward"):
-        vector_env(2, illegal_reward="-7")
+    for reward in ("-7", math.nan, -math.inf, 10**400, True):  # a NaN reward would poison every return
+        with pytest.raises(ValueError, match="illegal_reward must be a finite number"):
+            vector_env(2, illegal_reward=reward)
     strict = vector_env(2, illegal="raise")
     _, info = strict.reset(seed=1)
     bad = np.array([int(np.flatnonzero(~info["action_mask"][0])[0]), 0])

@@ -15,7 +15,8 @@ from gymnasium.vector import AutoresetMode  # noqa: E402
 
 import goat  # noqa: E402
 from goat.adapters import encoding  # noqa: E402
-from goat.adapters.gymnasium import ILLEGAL_REWARD, GoatEnv  # noqa: E402
+from goat.adapters.encoding import ILLEGAL_REWARD  # noqa: E402
+from goat.adapters.gymnasium import GoatEnv  # noqa: E402
 from goat.batch import IllegalActionError, vector_env  # noqa: E402
 
 

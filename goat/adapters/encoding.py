@@ -60,6 +60,7 @@ if TYPE_CHECKING:  # numpy only for observation_array(), imported there
 __all__ = [
     "DEFEAT_CAP",
     "HAND_SCALE",
+    "ILLEGAL_REWARD",
     "MOLODKA_ACTION",
     "NUM_ACTIONS",
     "OBSERVATION_SIZE",
@@ -110,6 +111,9 @@ def deal_of(seed: int, options: dict[str, Any] | None) -> GameState:
     return new_game(seed=seed, dealer=options.get("dealer", 0), defeat=defeat)
 
 
+#: The reward of an illegal action, which ends the game (for the acting seat): below the worst legal outcome,
+#: −6 (R19), so that breaking the rules never pays.
+ILLEGAL_REWARD = -7.0
 #: The number of actions: 15 leads, 15 beats, 15 passes (by subset of the sorted hand), declare, wait.
 NUM_ACTIONS = 47
 #: The length of an observation vector (see the layout above).

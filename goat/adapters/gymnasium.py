@@ -29,9 +29,10 @@ whether to declare a molodka it holds, R14).
   ones are ``info["action_mask"]`` (47 int8; all zero once the game is over), and also ``action_masks()``,
   the method that maskable algorithms such as sb3-contrib's ``MaskablePPO`` call.
 - **Rewards** come at the end: the defeat-scores of R19 as a float, the other team's minus the learner's
-  (+6 … −6; 0 for balls).  An illegal action ends the game with :data:`ILLEGAL_REWARD` (−7, worse than any
-  legal outcome) and ``info["illegal"]``, a NumPy ``True`` (every info value is a NumPy value, as torchrl's
-  info reader wants them).  Episodes terminate; they are never truncated.
+  (+6 … −6; 0 for balls).  An illegal action ends the game with
+  :data:`~goat.adapters.encoding.ILLEGAL_REWARD` (−7, worse than any legal outcome) and ``info["illegal"]``,
+  a NumPy ``True`` (every info value is a NumPy value, as torchrl's info reader wants them).
+  Episodes terminate; they are never truncated.
 - **Seeding** follows Gymnasium: ``reset(seed=s)`` deals ``goat.new_game(seed=s)`` and seeds ``np_random``
   and, from it, the three bots; ``reset()`` deals with a seed drawn from ``np_random``.
 - **Rendering**: ``render_mode="ansi"`` (``render()`` returns the whole table as text), ``"human"`` (printed
@@ -61,14 +62,13 @@ except ImportError as error:  # pragma: no cover - exercised in a subprocess tes
 
 import goat
 from goat.adapters import encoding
+from goat.adapters.encoding import ILLEGAL_REWARD
 from goat.state import GameState
 
-__all__ = ["ENV_ID", "ILLEGAL_REWARD", "GoatEnv"]
+__all__ = ["ENV_ID", "GoatEnv"]
 
 #: The registered id.
 ENV_ID = "goat/Goat-v0"
-#: The reward of an illegal action, which ends the game: below the worst legal outcome, −6 (R19).
-ILLEGAL_REWARD = -7.0
 
 
 class GoatEnv(gymnasium.Env[np.ndarray[Any, Any], np.int64]):

@@ -25,11 +25,11 @@ what its :class:`~goat.PlayerView` shows, ``OBSERVATION_SIZE`` numbers in [0, 1]
 **Rewards** come at the end of the game, as floats: each agent gets the defeat-scores of R19, the other
 team's minus its own (+6 … −6; 0 for balls).  :func:`env` wraps the game in PettingZoo's own wrappers, as
 PettingZoo's classic games are wrapped: an illegal action ends the game for everyone, with
-:data:`ILLEGAL_REWARD` (−7, worse than the worst legal outcome, −6, so that breaking the rules never pays) for
-the offender and 0 for the others.  As in those games, the wrapper judges an action by the action mask it
-showed the agent, so an agent that changes its mask in place gets past it; the unwrapped :class:`raw_env` then
-refuses the action with a :class:`ValueError` and keeps its state, as it refuses any action that is not the
-integer of a legal one.
+:data:`~goat.adapters.encoding.ILLEGAL_REWARD` (−7, worse than the worst legal outcome, −6, so that breaking the
+rules never pays) for the offender and 0 for the others.  As in those games, the wrapper judges an action by the
+action mask it showed the agent, so an agent that changes its mask in place gets past it; the unwrapped
+:class:`raw_env` then refuses the action with a :class:`ValueError` and keeps its state, as it refuses any action
+that is not the integer of a legal one.
 
 **Seeding** follows Gymnasium: ``reset(seed=s)`` deals ``goat.new_game(seed=s)`` and seeds the environment's
 ``np_random`` generator with ``s``; ``reset()`` without a seed deals with a seed drawn from ``np_random``, so
@@ -63,21 +63,19 @@ except ImportError as error:  # pragma: no cover - exercised in a subprocess tes
 
 import goat
 from goat.adapters import encoding
+from goat.adapters.encoding import ILLEGAL_REWARD
 from goat.state import GameState
 
-__all__ = ["ILLEGAL_REWARD", "env", "raw_env"]
-
-#: The reward of an agent whose action is illegal (the game ends): below the worst legal outcome, −6 (R19).
-ILLEGAL_REWARD = -7.0
+__all__ = ["env", "raw_env"]
 
 
 def env(**kwargs: Any) -> AECEnv:
     """The environment, wrapped as PettingZoo's classic games are; ``kwargs`` go to :class:`raw_env`.
 
     PettingZoo's own wrappers, composed as in its classic games: ``TerminateIllegalWrapper`` (an illegal action
-    ends the game, the offender rewarded :data:`ILLEGAL_REWARD`, the others 0), ``AssertOutOfBoundsWrapper``
-    (an action outside the action space fails an assertion) and ``OrderEnforcingWrapper`` (calls out of order
-    are errors).
+    ends the game, the offender rewarded :data:`~goat.adapters.encoding.ILLEGAL_REWARD`, the others 0),
+    ``AssertOutOfBoundsWrapper`` (an action outside the action space fails an assertion) and
+    ``OrderEnforcingWrapper`` (calls out of order are errors).
     """
     game: AECEnv = raw_env(**kwargs)
     game = wrappers.TerminateIllegalWrapper(game, illegal_reward=ILLEGAL_REWARD)

@@ -9,7 +9,7 @@ from typing import Any
 
 import attrs
 
-from goat.errors import printable, shown
+from goat.errors import finite, printable, shown
 
 __all__ = ["EntrantResult", "MatchOutcome", "TournamentResult", "totals", "wilson_interval"]
 
@@ -41,7 +41,7 @@ def wilson_interval(successes: int, trials: int, z: float = 1.959963984540054) -
             raise TypeError(f"wilson_interval(): {what} is an int, not {shown(value)}")
     if not 0 <= successes <= trials <= 2**53:  # (beyond, not a count of matches a float can hold)
         raise ValueError(f"wilson_interval(): 0 <= successes <= trials, not {shown(successes)} of {shown(trials)}")
-    if not (isinstance(z, (int, float)) and 0 < z < 100):
+    if not 0 < (finite(z) or 0) < 100:
         raise ValueError(f"wilson_interval(): z is a number of standard deviations above 0, not {shown(z)}")
     if trials == 0:
         return (0.0, 1.0)

@@ -9,7 +9,7 @@ about its molodka, R14); the other seats' decisions are made inside the step, al
   ``infos["action_mask"]`` (``(num_envs, 47)`` bool), for the observation returned with them (all ``False``
   for a sub-environment whose episode has just ended, as in ``goat/Goat-v0``).
 - **Illegal actions** are treated as ``goat/Goat-v0`` treats them (``illegal="end"``, the default): the episode
-  ends, terminated, with ``illegal_reward`` (:data:`goat.adapters.gymnasium.ILLEGAL_REWARD`, -7, worse than any
+  ends, terminated, with ``illegal_reward`` (:data:`goat.adapters.encoding.ILLEGAL_REWARD`, -7, worse than any
   legal outcome) and ``infos["illegal"]``; the observation is the one the action was chosen from.  With
   ``illegal="raise"`` they raise :class:`goat.batch.IllegalActionError` instead and nothing changes.  An
   action outside ``0 … 46`` (or not an integer) is no action at all: :class:`ValueError`, nothing changes.
@@ -59,7 +59,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from goat.errors import InvalidSeatError, MissingExtraError
+from goat.errors import InvalidSeatError, MissingExtraError, finite, shown
 
 try:
     from gymnasium import spaces
@@ -68,8 +68,7 @@ try:
 except ImportError as error:  # pragma: no cover - exercised in a subprocess test
     raise MissingExtraError("goat.batch.vector_env", "Gymnasium 1.0 or later", "batch,gymnasium", error) from None
 
-from goat.adapters.encoding import NUM_ACTIONS, OBSERVATION_SIZE
-from goat.adapters.gymnasium import ILLEGAL_REWARD
+from goat.adapters.encoding import ILLEGAL_REWARD, NUM_ACTIONS, OBSERVATION_SIZE
 from goat.batch.games import Batch, Results, from_stream
 from goat.batch.policies import greedy_lite_actions, uniform_actions
 from goat.batch.seeds import SeedStream, check_count
@@ -133,8 +132,8 @@ class GoatVectorEnv(VectorEnv):
             raise ValueError(f"reward must be one of {', '.join(_REWARDS)}, not {reward!r}")
         if illegal not in _ILLEGAL:
             raise ValueError(f"illegal must be one of {', '.join(_ILLEGAL)}, not {illegal!r}")
-        if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, (int, float)):
-            raise ValueError(f"illegal_reward must be a number, not {illegal_reward!r}")
+        if finite(illegal_reward) is None:  # a NaN or infinite reward would poison every return it enters
+            raise ValueError(f"illegal_reward must be a finite number, not {shown(illegal_reward)}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or 'rgb_array', not {render_mode!r}")
         self.num_envs = num_envs

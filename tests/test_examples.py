@@ -143,3 +143,19 @@ def test_adapter_benchmarks_run(script: str, args: list[str]) -> None:
         timeout=300,
     )
     assert "/s: median" in done.stdout
+
+
+def test_the_card_location_benchmark_fits_and_reports() -> None:
+    pytest.importorskip("numpy")
+    script = str(EXAMPLES.parent / "benchmarks" / "card_location.py")
+    done = subprocess.run(
+        [sys.executable, script, "--games", "12", "--iterations", "20", "--workers", "1"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=300,
+    )
+    fitted = done.stdout.split("mean probability")[0]
+    weights = [float(line.split()[-1]) for line in fitted.splitlines() if line.startswith("  ")]
+    assert len(weights) == 24 and any(abs(w) > 0.01 for w in weights)  # fitted, not uniform
+    assert "model / uniform" in done.stdout and "\n  all " in done.stdout

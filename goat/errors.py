@@ -10,6 +10,7 @@ argument, as in the standard library.
 from __future__ import annotations
 
 import math
+import numbers
 import re
 from typing import Any, Final
 
@@ -43,12 +44,13 @@ def shown(value: object, size: int = 80) -> str:
 
 
 def finite(value: object) -> float | None:
-    """``value`` as a float if it is a finite int or float (not a bool, nor an int beyond any float), else ``None``.
+    """``value`` as a float if it is a finite real number (an int, a float, numpy's numbers; not a bool, nor an int
+    beyond any float), else ``None``.
 
-    >>> finite(3), finite(True), finite(float("nan")), finite(10**400)
-    (3.0, None, None, None)
+    >>> finite(3), finite(True), finite(float("nan")), finite(10**400), finite("3")
+    (3.0, None, None, None, None)
     """
-    if value.__class__ not in (int, float):
+    if not isinstance(value, numbers.Real) or isinstance(value, bool):
         return None
     try:
         number = float(value)

@@ -309,6 +309,9 @@ def test_wilson_interval() -> None:
     for z in (True, float("nan"), 0, 100, "1.96"):
         with pytest.raises(ValueError, match="z is a number of standard deviations"):
             arena.wilson_interval(5, 10, z=z)  # type: ignore[arg-type]
+    numpy = pytest.importorskip("numpy")
+    assert arena.wilson_interval(5, 10, z=numpy.float64(1.96)) == arena.wilson_interval(5, 10, z=1.96)
+    assert type(arena.wilson_interval(5, 10, z=numpy.float64(1.96))[0]) is float
 
 
 # --- what an in-process bot answers or raises ------------------------------------------------

@@ -130,6 +130,7 @@ def test_softmax_refuses_what_gives_no_distribution() -> None:
         ([math.nan, 0.0], 1.0, 0.1),
         ([0.0, math.inf], 1.0, 0.1),
         ([1e308, 1e308], 1.0, 0.1),  # finite, but too large to weigh
+        ([10**400, 1.0], 1.0, 0.1),  # an int beyond any float
     ]
     for scores, temperature, noise in refused:
         with pytest.raises(ValueError, match=r"softmax|temperature|noise"):
@@ -137,3 +138,9 @@ def test_softmax_refuses_what_gives_no_distribution() -> None:
     for temperature, noise in ((10**400, 0.3), (1.0, 0), (math.nan, 0.3)):
         with pytest.raises(ValueError, match=r"temperature|noise"):
             PlayerModel(temperature, noise)
+    # A model's temperature changed after it was made is refused when it is used, not turned into NaN weights.
+    changed = PlayerModel()
+    changed.temperature = math.nan
+    state = goat.new_game(seed=3)
+    with pytest.raises(ValueError, match="temperature"):
+        changed.probabilities(goat.view(state, state.to_move))  # type: ignore[arg-type]

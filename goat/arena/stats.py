@@ -41,8 +41,10 @@ def wilson_interval(successes: int, trials: int, z: float = 1.959963984540054) -
             raise TypeError(f"wilson_interval(): {what} is an int, not {shown(value)}")
     if not 0 <= successes <= trials <= 2**53:  # (beyond, not a count of matches a float can hold)
         raise ValueError(f"wilson_interval(): 0 <= successes <= trials, not {shown(successes)} of {shown(trials)}")
-    if not 0 < (finite(z) or 0) < 100:
+    deviations = finite(z)
+    if deviations is None or not 0 < deviations < 100:
         raise ValueError(f"wilson_interval(): z is a number of standard deviations above 0, not {shown(z)}")
+    z = deviations  # a plain float, whatever kind of number was given
     if trials == 0:
         return (0.0, 1.0)
     p = successes / trials

@@ -41,7 +41,7 @@ from goat.bots.model import (
     TablePlay,
     checked_noise,
     rank_step,
-    tempered,
+    softmax,
     trick_so_far,
 )
 from goat.errors import finite, shown
@@ -219,7 +219,7 @@ class LearnedModel(MoveModel):
             sum(map(operator.mul, weights, row))
             for row in move_features(seat, hand, unknown, table, sizes, trump, keys)
         ]
-        return tempered(scores, 1.0, self.noise)
+        return softmax(scores, 1.0, self.noise)
 
 
 class LearnedBot:

@@ -61,7 +61,6 @@ __all__ = [
     "checked_temperature",
     "rank_step",
     "softmax",
-    "tempered",
     "trick_so_far",
     "view_arguments",
 ]
@@ -196,14 +195,13 @@ def softmax(scores: Sequence[float], temperature: float, noise: float) -> tuple[
     """
     if not scores:
         raise ValueError("softmax() needs at least one score")
-    return tempered(scores, checked_temperature(temperature), checked_noise(noise))
-
-
-def tempered(scores: Sequence[float], temperature: float, noise: float) -> tuple[float, ...]:
-    """:func:`softmax` of at least one score, at a temperature and a noise already checked (a model checks
-    them once, when it is made, not at every decision).  Raises :class:`ValueError` for scores that are not
-    all finite."""
-    if not math.isfinite(sum(scores)):  # a NaN or an infinity (or scores too large to add) among them
+    temperature = checked_temperature(temperature)
+    noise = checked_noise(noise)
+    try:
+        total = sum(scores)
+    except OverflowError:  # an int beyond any float among them
+        total = math.inf
+    if not math.isfinite(total):  # a NaN or an infinity (or scores too large to add) among them
         raise ValueError(f"softmax() needs finite scores, not {shown(list(scores))}")
     top = max(scores)
     weights = [math.exp((score - top) / temperature) for score in scores]
@@ -270,7 +268,7 @@ class PlayerModel(MoveModel):
     ) -> tuple[float, ...]:
         """The softmax of :meth:`scores` at the temperature, with the noise spread evenly (arguments as
         :meth:`~goat.bots.model.MoveModel.key_probabilities`)."""
-        return tempered(self.scores(seat, hand, unknown, table, sizes, trump, keys), self.temperature, self.noise)
+        return softmax(self.scores(seat, hand, unknown, table, sizes, trump, keys), self.temperature, self.noise)
 
     def scores(
         self,

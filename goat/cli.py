@@ -48,7 +48,7 @@ import goat
 from goat import arena, records, tui
 from goat.arena import sandbox as sandboxes
 from goat.arena.sandbox import SANDBOXES, Sandbox, SandboxError
-from goat.arena.tournament import Sealing
+from goat.arena.tournament import MAX_MATCHES, Sealing
 from goat.moves import canonical_move
 from goat.plugins import EXEC_PREFIX, StrategyLoadError, parse_spec
 from goat.rules import play
@@ -721,7 +721,7 @@ class _RateColumn(ProgressColumn):
 @click.argument("names", nargs=-1, required=True)
 @click.option(
     "--matches",
-    type=click.IntRange(min=2),
+    type=click.IntRange(min=2, max=MAX_MATCHES),
     default=100,
     show_default=True,
     help="Matches per pairing: an even number, each deal being played twice with the teams swapped.",

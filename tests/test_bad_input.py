@@ -14,6 +14,7 @@ import pytest
 import goat
 import goat.plugins
 from goat import Card, GameResult, Match, Move, MoveKind, Suit, arena, records, svg
+from goat.adapters import encoding
 
 STATE = goat.new_game(seed=1)
 FINISHED = goat.new_game(seed=1)
@@ -106,6 +107,7 @@ CALLS: list[tuple[str, Callable[..., Any], dict[str, Any]]] = [
     ("records.result_to_json", records.result_to_json, {"result": RESULT}),
     ("records.from_state(forfeit_by)", records.from_state, {"state": STATE, "forfeit_by": None}),
     ("arena.wilson_interval", arena.wilson_interval, {"successes": 3, "trials": 5, "z": 1.96}),
+    ("encoding.observation_of", encoding.observation_of, {"state": STATE, "seat": 1}),
     (
         "records.GameRecord",
         records.GameRecord,
@@ -339,3 +341,36 @@ def test_a_state_of_a_deeply_nested_tuple_is_refused_without_recursing() -> None
         nested = (nested,)
     with pytest.raises(goat.InvalidDealError):
         goat.GameState(nested)  # type: ignore[arg-type]
+
+
+def test_an_observation_from_no_seat_is_refused_not_taken_from_another() -> None:
+    # -1 indexed the hands from the end: seat 3's observation came back as seat -1's.
+    for bad in (-1, 4, True, 2**63, 1.0):
+        with pytest.raises(goat.InvalidSeatError, match="observing seat"):
+            encoding.observation_of(STATE, bad)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="GameState"):
+        encoding.observation_of(goat.view(STATE, 1), 1)  # type: ignore[arg-type]
+
+
+def test_bounds_beyond_what_can_run_are_refused_before_any_work() -> None:
+    # Each of these used to start and then fail deep inside, hang, or blame the bot for every game.
+    from goat.arena.sandbox import Limits
+    from goat.batch import random_playouts
+
+    for field in ("memory_mb", "cpu_seconds", "processes"):
+        for bad in (0, 2**31, 2**63, 1.5, True):
+            with pytest.raises(ValueError, match=field):
+                Limits(**{field: bad})  # type: ignore[arg-type]
+        too_many: dict[str, Any] = {field: 2**44}
+        with pytest.raises(ValueError, match=field):
+            arena.ProcessStrategy(["true"], **too_many)
+    with pytest.raises(ValueError, match="matches must be an even int from 2 to"):
+        arena.run_tournament(["random", "greedy"], matches=2**40, seed=1, isolation="none")
+    with pytest.raises(goat.plugins.StrategyLoadError, match="iterations must be an int from 1 to"):
+        goat.load_strategy("ismcts[iterations=9223372036854775808]")
+    with pytest.raises(ValueError, match=r"time_limit must be a number of seconds from 0\.001"):
+        arena.play_game([goat.load_strategy("random") for _ in range(4)], seed=1, time_limit=1e-320)
+    beyond: list[dict[str, Any]] = [{"n": 2, "seed": 2**31}, {"n": 2**33}]
+    for arguments in beyond:
+        with pytest.raises(ValueError, match="at most"):
+            random_playouts(**arguments)

@@ -51,6 +51,7 @@ from goat.cards import Card
 from goat.errors import shown
 from goat.moves import MOVES, Move, MoveKind, make_move
 from goat.rules import new_game
+from goat.seats import check_seat
 from goat.state import GameState, Trick
 from goat.view import PlayerView
 
@@ -350,9 +351,12 @@ def observation_entries(state: GameState, seat: int) -> tuple[list[int], dict[in
     """The non-zero numbers of :func:`observation_of` sparsely: the indices that are 1, and the others.
 
     For an adapter that fills an array (``array[ones] = 1``, then the others): cheaper than converting the
-    310-number list.
+    310-number list.  Raises :class:`~goat.InvalidSeatError` for a seat that is not 0-3, :class:`TypeError` for a
+    state that is not a :class:`~goat.GameState`.
     """
-    me = seat
+    if not isinstance(state, GameState):
+        raise TypeError(f"an observation is of a GameState, not {type(state).__name__}")
+    me = check_seat(seat, "the observing seat")
     hands = state.hands
     ones = [OBS_HAND + card.index for card in hands[me]]
     ones.append(OBS_TRUMP_CARD + state.trump_card.index)

@@ -27,7 +27,7 @@ import sys
 import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 import attrs
 
@@ -38,6 +38,7 @@ __all__ = [
     "DEFAULT_MEMORY_MB",
     "DEFAULT_PROCESSES",
     "ENVIRONMENT",
+    "MAX_LIMITS",
     "SANDBOXES",
     "Confinement",
     "Limits",
@@ -108,13 +109,25 @@ class SandboxReport:
         return f"{held}; {cgroup}{tail}"
 
 
+#: The largest bound of each kind a bot may be given (a TiB of memory, a year of CPU, Linux's most tasks): beyond,
+#: the kernel refuses the limit and every game would fail as a fault of the bot.
+MAX_LIMITS: Final = {"memory_mb": 1 << 20, "cpu_seconds": 365 * 86_400, "processes": 1 << 22}
+
+
+def _bound(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+    most = MAX_LIMITS[attribute.name]
+    if value is not None and (type(value) is not int or not 1 <= value <= most):
+        raise ValueError(f"{attribute.name} must be an int from 1 to {most:,}, or None, not {shown(value)}")
+
+
 @attrs.frozen
 class Limits:
-    """A bot's bounds, all its processes together: memory in MiB, CPU seconds in all, tasks at once."""
+    """A bot's bounds, all its processes together: memory in MiB, CPU seconds in all, tasks at once
+    (each ``None`` for none); each at most :data:`MAX_LIMITS`."""
 
-    memory_mb: int | None = DEFAULT_MEMORY_MB
-    cpu_seconds: int | None = None
-    processes: int | None = DEFAULT_PROCESSES
+    memory_mb: int | None = attrs.field(default=DEFAULT_MEMORY_MB, validator=_bound)
+    cpu_seconds: int | None = attrs.field(default=None, validator=_bound)
+    processes: int | None = attrs.field(default=DEFAULT_PROCESSES, validator=_bound)
 
 
 # --- what this machine allows -----------------------------------------------------------------

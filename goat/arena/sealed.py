@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import numbers
 import os
 import secrets
 import selectors
@@ -51,7 +52,7 @@ from goat.arena.sandbox import (
     confine,
     require,
 )
-from goat.errors import GoatError, InvalidMoveError, shown
+from goat.errors import GoatError, InvalidMoveError, finite, shown
 from goat.moves import Move, canonical_move
 from goat.plugins import import_path_spec
 from goat.scoring import GameResult
@@ -76,6 +77,8 @@ STDERR_TAIL: Final = 4096
 #: The longest time limit a bot may be given, in seconds: a day (``None`` is no limit in-process; a sealed bot
 #: always has one, and the system's timers do not take much longer ones).
 MAX_TIME_LIMIT: Final = 86_400.0
+#: The shortest time limit, in seconds: no process replies faster, so a shorter one would forfeit every game.
+MIN_TIME_LIMIT: Final = 0.001
 #: Seconds a bot has to exit after ``quit`` before its process group is killed.
 QUIT_GRACE: Final = 0.5
 
@@ -101,15 +104,16 @@ class BotFault(GoatError):  # noqa: N818 - "fault" is the arena's word (records.
 
 
 def check_seconds(value: object, what: str) -> float:
-    """``value`` as a time limit: a number of seconds above 0, at most ``MAX_TIME_LIMIT`` (NaN and infinity
-    are none); :class:`TypeError` or :class:`ValueError` naming ``what`` otherwise."""
-    if not isinstance(value, (int, float)) or isinstance(value, bool):
+    """``value`` as a time limit: a number of seconds from ``MIN_TIME_LIMIT`` to ``MAX_TIME_LIMIT`` (NaN and
+    infinity are none); :class:`TypeError` or :class:`ValueError` naming ``what`` otherwise."""
+    if not isinstance(value, numbers.Real) or isinstance(value, bool):
         raise TypeError(f"{what} must be a number of seconds, not {shown(value)}")
-    if not 0 < value <= MAX_TIME_LIMIT:
+    seconds = finite(value)
+    if seconds is None or not MIN_TIME_LIMIT <= seconds <= MAX_TIME_LIMIT:
         raise ValueError(
-            f"{what} must be a number of seconds above 0 and at most {MAX_TIME_LIMIT:g}, not {shown(value)}"
+            f"{what} must be a number of seconds from {MIN_TIME_LIMIT:g} to {MAX_TIME_LIMIT:g}, not {shown(value)}"
         )
-    return float(value)
+    return seconds
 
 
 def _fault(kind: str, reason: str, stderr: str, killed: bool) -> BotFault:
@@ -485,9 +489,6 @@ class ProcessStrategy:
         for what, value in (("time_limit", time_limit), ("startup_limit", startup_limit)):
             if value is not None:
                 check_seconds(value, what)
-        for what, bound in (("memory_mb", memory_mb), ("cpu_seconds", cpu_seconds), ("processes", processes)):
-            if bound is not None and (type(bound) is not int or bound < 1):
-                raise ValueError(f"{what} must be a positive int or None, not {shown(bound)}")
         self.name = name or shlex.join(argv)
         self.seed = secrets.randbits(63) if seed is None else seed
         self.time_limit = DEFAULT_TIME_LIMIT if time_limit is None else float(time_limit)

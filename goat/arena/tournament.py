@@ -49,6 +49,8 @@ __all__ = ["Entrant", "Isolation", "run_tournament"]
 
 Isolation = Literal["auto", "process", "none"]
 _ISOLATIONS = ("auto", "process", "none")
+#: The most matches a pairing may be given (its jobs are listed before the first game).
+MAX_MATCHES = 1_000_000
 
 
 @attrs.frozen
@@ -363,17 +365,15 @@ def run_tournament(
     titles = [e.title for e in field]
     if len(field) < 2 or len(set(titles)) != len(titles):
         raise ValueError(f"a tournament needs two or more distinct entrants, not {titles}")
-    if type(matches) is not int or matches < 2 or matches % 2:
+    if type(matches) is not int or not 2 <= matches <= MAX_MATCHES or matches % 2:
         raise ValueError(
-            f"matches must be a positive even int (each deal is played twice, teams swapped), not {matches!r}"
+            f"matches must be an even int from 2 to {MAX_MATCHES:,} (each deal is played twice, teams swapped), "
+            f"not {shown(matches)}"
         )
     check_seed(seed, "run_tournament()")  # as play_match's: a record holds it
     if isolation not in _ISOLATIONS:
         raise ValueError(f"isolation is one of {_ISOLATIONS}, not {shown(isolation)}")
     check_policy(on_fault, time_limit)
-    for what, limit in (("memory_mb", memory_mb), ("cpu_seconds", cpu_seconds), ("processes", processes)):
-        if limit is not None and (type(limit) is not int or limit < 1):
-            raise ValueError(f"{what} must be a positive int, not {shown(limit)}")
     if startup_limit is not None:
         check_seconds(startup_limit, "startup_limit")
     sealing = Sealing(

@@ -10,6 +10,7 @@ from numpy.typing import NDArray
 
 from goat.batch.games import Results, from_stream
 from goat.batch.seeds import SeedStream, check_count
+from goat.errors import shown
 
 __all__ = ["Playouts", "random_playouts"]
 
@@ -53,11 +54,12 @@ def random_playouts(
     >>> games.points.shape, bool((games.points.sum(axis=1) == 120).all())
     ((200, 2), True)
     """
-    if type(n) is not int or n < 1:
-        raise ValueError(f"n must be a positive int, not {n!r}")
+    # Game j's seed is seed * 2**32 + j, a 63-bit number as the results hold it: so j and seed have 32 and 31 bits.
+    if type(n) is not int or not 1 <= n <= 2**32:
+        raise ValueError(f"n must be an int of at least 1 and at most 2**32, not {shown(n)}")
     check_count(batch_size, "batch_size")
-    if type(seed) is not int or seed < 0:
-        raise ValueError(f"seed must be a non-negative int, not {seed!r}")
+    if type(seed) is not int or not 0 <= seed < 2**31:
+        raise ValueError(f"seed must be an int of at least 0 and at most 2**31 - 1, not {shown(seed)}")
     size = min(n, batch_size)
     base = seed << 32
     stream = SeedStream(range(base, base + n), dealer=dealer)

@@ -71,6 +71,8 @@ DEFAULT_MODEL: Final = "learned"
 MAX_POOL: Final = 100_000
 #: The longest thinking time a decision may be given, in milliseconds: a day.
 MAX_TIME_MS: Final = 86_400_000
+#: The most iterations a decision may be given: some hours of search at the compiled core's speed.
+MAX_ITERATIONS: Final = 1_000_000_000
 
 
 def rollout(state: GameState, rng: random.Random) -> tuple[tuple[int, int], tuple[int, int]]:
@@ -120,8 +122,8 @@ class ISMCTSBot:
         temperature: float | None = None,
         noise: float | None = None,
     ) -> None:
-        if iterations is not None and (type(iterations) is not int or iterations < 1):
-            raise ValueError(f"iterations must be a positive int, not {shown(iterations)}")
+        if iterations is not None and (type(iterations) is not int or not 1 <= iterations <= MAX_ITERATIONS):
+            raise ValueError(f"iterations must be an int from 1 to {MAX_ITERATIONS:,}, not {shown(iterations)}")
         # Numbers of their own type only: text or null from a spec ('ismcts[time_ms=abc]') is no number.
         if time_ms is not None and not 0 < (finite(time_ms) or 0) <= MAX_TIME_MS:
             raise ValueError(

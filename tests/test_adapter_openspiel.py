@@ -24,7 +24,7 @@ from open_spiel.python.algorithms import evaluate_bots, ismcts, mcts, outcome_sa
 import goat  # noqa: E402
 from goat._core import receiver  # noqa: E402
 from goat.adapters import encoding  # noqa: E402
-from goat.adapters.openspiel import INFO_STATE_SIZE, RolloutEvaluator, StrategyBot  # noqa: E402
+from goat.adapters.openspiel import INFO_STATE_SIZE, GoatGame, RolloutEvaluator, StrategyBot  # noqa: E402
 
 SAMPLER = pyspiel.UniformProbabilitySampler
 
@@ -176,6 +176,12 @@ def test_bad_parameters_are_refused() -> None:
         game(returns="money")
     with pytest.raises(ValueError, match="dealer must be"):
         game(dealer=5)
+    for dealer in (1.0, True):  # equal to a seat, but none (pyspiel's load_game checks the type itself)
+        with pytest.raises(ValueError, match="dealer must be"):
+            GoatGame({"dealer": dealer})
+    for rollouts in (0, -1, 1.5):  # 0 averaged no games into NaN values
+        with pytest.raises(ValueError, match="n_rollouts must be"):
+            RolloutEvaluator(rollouts)
 
 
 # --- perfect recall ------------------------------------------------------------------------------------------

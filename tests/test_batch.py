@@ -727,6 +727,8 @@ def test_the_vector_env_refuses_bad_input() -> None:
         with pytest.raises(ValueError, match="illegal_reward must be a finite number"):
             vector_env(2, illegal_reward=reward)
     assert vector_env(2, illegal_reward=np.float64(-3)).illegal_reward == -3.0  # numpy's numbers are numbers
+    with pytest.raises(TypeError, match="numpy Generator"):
+        new_games([1, 2]).sample(0)  # type: ignore[arg-type]
     strict = vector_env(2, illegal="raise")
     _, info = strict.reset(seed=1)
     bad = np.array([int(np.flatnonzero(~info["action_mask"][0])[0]), 0])

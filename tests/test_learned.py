@@ -117,6 +117,20 @@ def test_the_training_command_refuses_bad_settings_before_playing(
     assert not (tmp_path / "w.json").exists()
 
 
+def test_the_training_functions_refuse_what_the_command_refuses() -> None:
+    pytest.importorskip("numpy")
+    from goat.bots.training import fit, record, weights_file
+
+    for games in (0, -1, True):
+        with pytest.raises(ValueError, match="games must be"):
+            record(games, 1, [10])
+    empty = record(1, 1, [5])
+    with pytest.raises(ValueError, match="epochs must be"):
+        fit(empty, empty, 0)
+    with pytest.raises(ValueError, match="noise"):
+        weights_file([0.0] * len(FEATURES), math.nan)  # NaN is no JSON
+
+
 def test_training_is_reproducible(tmp_path: Path) -> None:
     # A tiny run twice: the same seed writes byte-identical weights and curves.
     pytest.importorskip("numpy")

@@ -635,3 +635,10 @@ def test_a_fault_recorded_twice_or_out_of_order_is_refused() -> None:
     cause["seat"] = 2
     with pytest.raises(RecordError, match=rf"fault 1: of seat 2 at move {cause['move']}, but seat 0 was to move"):
         records.loads(json.dumps(data))
+
+
+def test_an_indent_json_cannot_write_is_refused(record: GameRecord) -> None:
+    assert records.dumps(record, indent=2).startswith("{\n  ")
+    for indent in (2**63, -1, True, 2.0):
+        with pytest.raises(ValueError, match="indent must be"):
+            records.dumps(record, indent=indent)  # type: ignore[arg-type]

@@ -46,7 +46,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from goat.errors import IllegalMoveError, InvalidDealError, InvalidSeatError, MissingExtraError
+from goat.errors import IllegalMoveError, InvalidDealError, MissingExtraError, shown
 
 try:
     import numpy as np
@@ -59,6 +59,7 @@ from goat._core import DEALT, HANDS, TO_MOVE, TRICKS, bits, deal, receiver, step
 from goat.adapters import encoding
 from goat.cards import DECK
 from goat.moves import Move, MoveKind, move_by_key
+from goat.seats import check_seat
 from goat.state import GameState, state_of
 
 __all__ = ["INFO_STATE_SIZE", "MAX_SEEN_MOVES", "RECEIVED", "GoatGame", "GoatObserver", "GoatState"]
@@ -116,8 +117,7 @@ class GoatGame(pyspiel.Game):  # type: ignore[misc]
         params = {**_DEFAULTS, **(params or {})}
         if params["returns"] not in _GAME_TYPES:
             raise ValueError(f"returns must be 'defeat' or 'points', not {params['returns']!r}")
-        if params["dealer"] not in range(4):
-            raise InvalidSeatError(f"dealer must be a seat 0–3, not {params['dealer']!r}")
+        check_seat(params["dealer"], "dealer")  # an int: 1.0 and True equal seats, but are none
         defeat = params["returns"] == "defeat"
         info = pyspiel.GameInfo(
             num_distinct_actions=encoding.NUM_ACTIONS,
@@ -571,6 +571,8 @@ class RolloutEvaluator:
     ``numpy.random.RandomState`` (one is made if ``None``)."""
 
     def __init__(self, n_rollouts: int = 1, random_state: Any = None) -> None:
+        if type(n_rollouts) is not int or not 1 <= n_rollouts <= 1_000_000:  # 0 averaged no games into NaN
+            raise ValueError(f"n_rollouts must be an int from 1 to 1,000,000, not {shown(n_rollouts)}")
         self.n_rollouts = n_rollouts
         seed = (random_state or np.random.RandomState()).randint(2**31)
         self._rng = random.Random(int(seed))

@@ -28,7 +28,7 @@ from goat.batch.seeds import MAX_GAMES, Deals, SeedStream, check_count
 from goat.batch.step import advance
 from goat.batch.tables import ACTION_BIT, ACTION_BLOCK, DEFEAT, SUIT
 from goat.cards import DECK
-from goat.errors import GameNotOverError, IllegalMoveError, InvalidDealError, InvalidSeatError
+from goat.errors import GameNotOverError, IllegalMoveError, InvalidDealError, InvalidSeatError, shown
 from goat.moves import MoveKind
 from goat.rules import new_game, play
 from goat.scoring import GameResult
@@ -499,6 +499,8 @@ class Batch:
         The draw is ``floor(u * count)`` for a float64 ``u`` uniform in [0, 1), so each action's chance is
         within ``2 ** -52`` of ``1 / count``.
         """
+        if not isinstance(rng, np.random.Generator):
+            raise TypeError(f"sample() takes a numpy Generator (numpy.random.default_rng(seed)), not {shown(rng)}")
         return uniform(self.legal_blocks().blocks, rng)
 
     # --- re-dealing ----------------------------------------------------------------------------------

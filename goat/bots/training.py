@@ -25,9 +25,9 @@ from pathlib import Path
 from typing import Any
 
 from goat.bots.ismcts import ISMCTSBot
-from goat.bots.learned import FEATURES, move_features
+from goat.bots.learned import FEATURES, LearnedModel, move_features
 from goat.bots.model import view_arguments
-from goat.errors import MissingExtraError
+from goat.errors import MissingExtraError, shown
 from goat.rules import new_game, play
 from goat.view import view
 
@@ -75,6 +75,8 @@ class Decisions:
 
 def record(games: int, seed: int, budgets: Sequence[int], progress: bool = False) -> Decisions:
     """The decisions of more than one legal move in ``games`` games of four ``ismcts`` bots (see the module docs)."""
+    if type(games) is not int or games < 1:
+        raise ValueError(f"games must be a positive int, not {shown(games)}")
     rows: list[list[float]] = []
     group: list[int] = []
     chosen: list[int] = []
@@ -123,6 +125,8 @@ def _loss(data: Decisions, weights: Any, noise: float = 0.0) -> tuple[float, Any
 
 def fit(train: Decisions, held: Decisions, epochs: int) -> tuple[Any, list[dict[str, float]]]:
     """The weights fitted by full-batch Adam (step 0.05) from zero, and the loss curve by epoch."""
+    if type(epochs) is not int or epochs < 1:
+        raise ValueError(f"epochs must be a positive int, not {shown(epochs)}")
     weights = np.zeros(len(FEATURES))
     first, second = np.zeros_like(weights), np.zeros_like(weights)
     curve = []
@@ -138,8 +142,10 @@ def fit(train: Decisions, held: Decisions, epochs: int) -> tuple[Any, list[dict[
 
 
 def weights_file(weights: Any, noise: float) -> dict[str, Any]:
-    """The contents of a weights file (what :class:`goat.bots.learned.LearnedModel` takes)."""
-    return {"features": list(FEATURES), "weights": [float(f"{w:.6g}") for w in weights], "noise": noise}
+    """The contents of a weights file (what :class:`goat.bots.learned.LearnedModel` takes, and checks)."""
+    contents = {"features": list(FEATURES), "weights": [float(f"{w:.6g}") for w in weights], "noise": noise}
+    LearnedModel(contents)  # a NaN would be written as NaN, which is no JSON
+    return contents
 
 
 def at_least(low: int) -> Any:

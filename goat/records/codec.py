@@ -179,7 +179,9 @@ def to_json(record: GameRecord | MatchRecord) -> dict[str, Any]:
 
 
 def dumps(record: GameRecord | MatchRecord, *, indent: int | None = None) -> str:
-    """The record as JSON text (version 2): one line unless ``indent`` is given."""
+    """The record as JSON text (version 2): one line unless ``indent`` (spaces, 0-16) is given."""
+    if indent is not None and (type(indent) is not int or not 0 <= indent <= 16):
+        raise ValueError(f"indent must be None or an int from 0 to 16, not {shown(indent)}")
     return json.dumps(to_json(record), indent=indent, ensure_ascii=False)
 
 

@@ -42,7 +42,7 @@ import math
 from collections.abc import Sequence
 from typing import Final, NamedTuple
 
-from goat._core import BEAT, BEATERS, FULL, LEAD, MOLODKA, PASS, SUIT_OF, WAIT, bits, mask_points
+from goat._core import BEAT, BEATERS, FULL, LEAD, MOLODKA, PASS, SUIT_MASK, SUIT_OF, WAIT, bits, mask_points
 from goat.errors import finite, shown
 from goat.moves import Move, MoveKind
 from goat.view import PlayerView
@@ -52,6 +52,7 @@ __all__ = [
     "DEFAULT_TEMPERATURE",
     "HIDDEN_CARD_POINTS",
     "OWN_SHARE",
+    "RANK_STEPS",
     "STRENGTH_COST",
     "TRUMP_COST",
     "MoveModel",
@@ -98,6 +99,10 @@ def rank_step(card: int, trump: int) -> int:
     return card % 9 + (9 if SUIT_OF[card] == trump else 0)
 
 
+#: ``RANK_STEPS[trump][card]``: :func:`rank_step` of every card, by trump suit.
+RANK_STEPS: Final = tuple(tuple(rank_step(card, trump) for card in range(36)) for trump in range(4))
+
+
 class TrickSoFar(NamedTuple):
     """The current trick as the deciding seat saw it (R10-R13), read by :func:`trick_so_far`."""
 
@@ -118,15 +123,10 @@ def trick_so_far(seat: int, table: Sequence[TablePlay], trump: int) -> TrickSoFa
         stakes += mask_points(mask) if mask else HIDDEN_CARD_POINTS * size
         if kind != PASS:  # the last lead, beat or molodka is on top (R12)
             top_seat, top = who, mask
-    team = seat & 1
     later = [(seat + i) & 3 for i in range(1, 4 - len(table))] if table else []
+    # The next seat is always an opponent (R1), so one is to play after this seat whenever any seat is.
     return TrickSoFar(
-        stakes,
-        top,
-        top_seat >= 0 and top_seat & 1 == team,
-        later,
-        any(s & 1 != team for s in later),
-        any(SUIT_OF[card] != trump for card in bits(top)),
+        stakes, top, top_seat >= 0 and (top_seat ^ seat) & 1 == 0, later, bool(later), bool(top & ~SUIT_MASK[trump])
     )
 
 
@@ -286,6 +286,7 @@ class PlayerModel(MoveModel):
         known = bin(unknown).count("1")
         drawn = min(opponents, known)
         beaters = BEATERS[trump]
+        steps = RANK_STEPS[trump]
         chance: dict[int, float] = {}
 
         def beaten(card: int) -> float:
@@ -302,7 +303,7 @@ class PlayerModel(MoveModel):
             return result
 
         def spent(mask: int) -> float:
-            return STRENGTH_COST * sum(rank_step(card, trump) for card in bits(mask))
+            return STRENGTH_COST * sum(map(steps.__getitem__, bits(mask)))
 
         def lead(mask: int) -> float:
             points = mask_points(mask)

@@ -323,7 +323,9 @@ def check_defeat(defeat: object) -> None:
     ):
         raise InvalidDealError(f"defeat must be two non-negative ints, not {shown(defeat)}")
     if max(defeat) >= MATCH_LIMIT:
-        raise InvalidDealError(f"no game is dealt at defeat-scores {defeat}: a match ends at {MATCH_LIMIT} (R21)")
+        raise InvalidDealError(
+            f"no game is dealt at defeat-scores {shown(defeat)}: a match ends at {MATCH_LIMIT} (R21)"
+        )
     if defeat[0] % 2 or defeat[1] % 2:
         raise InvalidDealError(
             f"no match reaches defeat-scores {defeat}: a game adds 0, 2, 4 or 6 to them (R19, R21), so they are even"

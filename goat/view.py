@@ -30,11 +30,11 @@ from goat._core import (
     plays,
 )
 from goat.cards import DECK, Card, Suit, describe, frozen_by_mask
-from goat.errors import InvalidMoveError, InvalidViewError, shown
+from goat.errors import InvalidDealError, InvalidMoveError, InvalidViewError, shown
 from goat.moves import Move, MoveKind, move_by_key
 from goat.rules import legal_moves
 from goat.seats import check_seat
-from goat.state import GameState, check_trick
+from goat.state import GameState, check_defeat, check_trick
 
 __all__ = ["PlayerView", "SeenMove", "SeenTrick", "view"]
 
@@ -248,8 +248,10 @@ def _check_view(seen: PlayerView) -> None:
         raise InvalidViewError(f"a view's hand holds {len(hand)} cards, but its hand_sizes say {sizes[seat]}")
     if type(seen.stock_size) is not int or not 0 <= seen.stock_size <= 20:
         raise InvalidViewError(f"a view's stock_size is an int 0-20 (R7), not {shown(seen.stock_size)}")
-    if type(defeat) is not tuple or len(defeat) != 2 or not all(type(d) is int and d >= 0 for d in defeat):
-        raise InvalidViewError(f"a view's defeat is two ints 0 or more, not {shown(defeat)}")
+    try:
+        check_defeat(defeat)  # what a game can be dealt at (R19, R21)
+    except InvalidDealError as error:
+        raise InvalidViewError(f"a view's defeat: {error}") from None
     for what, kind, most in (("table", SeenMove, 4), ("tricks", SeenTrick, 9), ("history", SeenMove, 1000)):
         items = getattr(seen, what)
         if type(items) is not tuple or len(items) > most or not all(type(item) is kind for item in items):

@@ -312,7 +312,9 @@ def test_a_view_made_by_hand_must_have_fields_a_view_has() -> None:
         ({"hand": frozenset()}, "holds 0 cards, but its hand_sizes say 4"),
         ({"legal_moves": list(seen.legal_moves)}, "legal_moves are a tuple of seat 1's Move"),
         ({"stock_size": 99}, "stock_size is an int 0-20"),
-        ({"defeat": (0, -1)}, "defeat is two ints"),
+        ({"defeat": (0, -1)}, "defeat must be two non-negative ints"),
+        ({"defeat": (10**400, 0)}, "no game is dealt at"),  # R21: a match ends at 12
+        ({"defeat": (3, 0)}, "even"),  # R19: a game adds 0, 2, 4 or 6
     ]:
         with pytest.raises(goat.InvalidViewError, match=said):
             attrs.evolve(seen, **change)

@@ -517,7 +517,8 @@ def test_a_reply_that_is_not_strict_json_is_refused(line: bytes, message: str) -
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        ({"defeat": [-1, 0]}, "two counts 0 or more"),
+        ({"defeat": [-1, 0]}, "two non-negative ints"),
+        ({"defeat": [12, 0]}, "a match ends at 12"),
         ({"hand": ["AS", "KS", "QS", "JS", "9S"]}, "the hand holds 5 cards"),
         ({"trump": "X"}, "field 'trump' is not the suit of the trump card"),
         ({"table": ["1 lead 10D"] * 5}, "at most the four plays"),

@@ -137,6 +137,9 @@ def test_plain_jsonschema_validate_takes_each_protocol_schema_as_it_is() -> None
     jsonschema.validate(view, protocol.schema("view.json"))
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate(message | {"view": {}}, protocol.schema("referee.json"))
+    for defeat in ([12, 0], [3, 0], [-2, 0]):  # a match ends at 12 (R21); a game adds 0, 2, 4 or 6 (R19)
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate(view | {"defeat": defeat}, protocol.schema("view.json"))
     while not state.is_over:
         state = goat.play(state, goat.legal_moves(state)[0])
     jsonschema.validate(protocol.result_to_json(goat.score(state)), protocol.schema("result.json"))
@@ -145,6 +148,7 @@ def test_plain_jsonschema_validate_takes_each_protocol_schema_as_it_is() -> None
 def test_the_records_validator_checks_records() -> None:
     game, match = game_and_match()
     records.validator("game.json").validate(game)
+    assert not records.validator("game.json").is_valid(game | {"defeat": [12, 0]})  # R21: no game is dealt there
     records.validator("match.json").validate(match)
     assert not records.validator("match.json").is_valid(game)
     with pytest.raises(records.RecordError, match=r"game\.json, match\.json"):

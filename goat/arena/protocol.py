@@ -28,12 +28,13 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import IO, Any, Final, TypeVar
 
 from goat.cards import DECK, Card
-from goat.errors import GoatError, InvalidMoveError, InvalidViewError, shown
+from goat.errors import GoatError, InvalidDealError, InvalidMoveError, InvalidViewError, shown
 from goat.moves import Move
 from goat.plugins import load_strategy, parse_spec, plugin_description
 from goat.records import codec
 from goat.records.codec import notation
 from goat.scoring import GameResult
+from goat.state import check_defeat
 from goat.strategy import Strategy, end_game, start_game
 from goat.view import PlayerView, SeenMove, SeenTrick, check_consistent, checked_view
 
@@ -430,8 +431,10 @@ def view_from_json(data: object) -> PlayerView:
             f"{where}: the hand holds {len(hand)} cards, where hand_sizes gives seat {seat} {sizes[seat]}"
         )
     defeat = _pair(data, "defeat", where)
-    if defeat[0] < 0 or defeat[1] < 0:
-        raise ProtocolError(f"{where}: field 'defeat' must be two counts 0 or more, not {list(defeat)}")
+    try:
+        check_defeat(defeat)  # what a game can be dealt at (R19, R21)
+    except InvalidDealError as error:
+        raise ProtocolError(f"{where}: field 'defeat': {error}") from None
     legal = _moves(_field(data, "legal_moves", list, where), "view: legal_moves")
     if len({move.key for move in legal if move.seat == seat}) != len(legal):  # (equal moves have equal keys)
         raise ProtocolError(

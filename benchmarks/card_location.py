@@ -5,15 +5,15 @@
 Policy-based inference (``ismcts[worlds=weighted]``, benchmarks/inference.py) weighs whole worlds by how the others
 played.  This is the other reading the literature offers (Solinas et al. 2019): a model of where each unseen card
 lies, learned from games with the truth known.  Four copies of ``ismcts[iterations=I]`` play ``G`` games (seeds
-``S, S+1, ...``); at the first decision after 2, 4, 6 and 8 finished tricks (R13), as benchmarks/inference.py
-chooses its positions, every card the deciding seat has not seen (the trump card aside: R8 ties it to the stock)
-gets a *place*: the stock, another seat's hand, or one of another seat's face-down passes (R11).  The model is a
-conditional logit over a card's places: each place scores ``log(room) + w . features``, so with ``w = 0`` it is
-uniform sampling, where a card lies in a place in proportion to the cards the place holds.  The features are what
-a player reads at the table: a seat that passed face down when this card would have beaten an opponent's top play
-(since the last draw, R15, or at all), suits it led or beat with, whether the stock is empty; for a face-down pass,
-the card's points, rank and trump, whether it would have beaten the top play it was passed under, and whether it
-was passed onto the partner's trick.
+``S, S+1, ...``); at the first decision after 2, 4, 6 and 8 finished tricks (R13), as benchmarks/inference.py chooses
+its positions, every card the deciding seat has not seen (the trump card aside: shown to all, it lies in the stock or
+was drawn from it, R8) gets a *place*: the stock, another seat's hand, or one of another seat's face-down passes
+(R11).  The model is a conditional logit over a card's places: each place scores ``log(room) + w . features``, so
+with ``w = 0`` it is uniform sampling, where a card lies in a place in proportion to the cards the place holds.  The
+features are what a player reads at the table: a seat that passed face down when this card would have beaten an
+opponent's top play (since the last draw, R15, or at all), suits it led or beat with, whether the stock is empty;
+for a face-down pass, the card's points, rank and trump, whether it would have beaten the top play it was passed
+under, and whether it was passed onto the partner's trick.
 
 It fits ``w`` by Newton's method on the first three quarters of the games and reports, on the rest, by stage, the
 mean probability it gives each card's true place against uniform's, for the cards in another seat's hand or pass

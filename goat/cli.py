@@ -183,7 +183,7 @@ def startup_limit(time_limit: float | None) -> float:
 def _time_limit_option(function: Any) -> Any:
     return click.option(
         "--time-limit",
-        type=click.FloatRange(min=0, min_open=True, max=arena.sealed.MAX_TIME_LIMIT),
+        type=click.FloatRange(min=arena.sealed.MIN_TIME_LIMIT, max=arena.sealed.MAX_TIME_LIMIT),
         default=None,
         callback=_no_nan,
         help="Seconds each bot has for each decision and hook (default: none in-process, 10 s sealed; a sealed bot"

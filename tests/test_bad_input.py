@@ -376,3 +376,21 @@ def test_bounds_beyond_what_can_run_are_refused_before_any_work() -> None:
     for arguments in beyond:
         with pytest.raises(ValueError, match="at most"):
             random_playouts(**arguments)
+
+
+def test_numpy_numbers_are_numbers_through_to_the_search() -> None:
+    numpy = pytest.importorskip("numpy")
+    bot = goat.load_strategy("ismcts", seed=1, worlds="weighted", time_ms=numpy.float64(5))
+    state = goat.new_game(seed=1)
+    seen = goat.view(state, state.to_move)  # type: ignore[arg-type]
+    assert bot.choose(seen, seen.legal_moves) in seen.legal_moves  # the deadline was an np.float64: TypeError
+
+
+def test_records_hold_only_defeat_scores_a_game_is_dealt_at() -> None:
+    record = records.from_state(goat.new_game(seed=1))
+    for defeat in ((12, 0), (3, 0), (10**400, 0)):
+        with pytest.raises(records.RecordError, match="defeat-scores"):
+            attrs.evolve(record, defeat=defeat)
+    for seat in (-1, 7, 1.0):  # seat % 2 made any number a team
+        with pytest.raises(goat.InvalidSeatError, match="forfeit_result"):
+            records.forfeit_result(STATE, seat)  # type: ignore[arg-type]

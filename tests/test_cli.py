@@ -136,6 +136,8 @@ def test_tournament_prints_the_table_and_writes_json(tmp_path: Path) -> None:
         # Found by a review: NaN passed click's range check and ended in the library's traceback.
         (("tournament", "greedy", "random", "--time-limit", "nan"), 2, "nan is not a number of seconds"),
         (("match", "greedy", "random", "--time-limit", "NaN"), 2, "nan is not a number of seconds"),
+        (("match", "greedy", "random", "--time-limit", "0.0005"), 2, "--time-limit"),  # every game a forfeit
+        (("tournament", "greedy", "random", "--matches", "2000000"), 2, "--matches"),  # jobs no memory holds
     ],
 )
 def test_bad_usage_exits_2_with_a_message(args: tuple[str, ...], code: int, message: str) -> None:

@@ -124,6 +124,9 @@ def test_the_training_functions_refuse_what_the_command_refuses() -> None:
     for games in (0, -1, True):
         with pytest.raises(ValueError, match="games must be"):
             record(games, 1, [10])
+    for budgets in ([], [0], [1.5]):
+        with pytest.raises(ValueError, match="budgets must be"):
+            record(1, 1, budgets)  # type: ignore[arg-type]
     empty = record(1, 1, [5])
     with pytest.raises(ValueError, match="epochs must be"):
         fit(empty, empty, 0)

@@ -131,6 +131,7 @@ def test_softmax_refuses_what_gives_no_distribution() -> None:
         ([0.0, math.inf], 1.0, 0.1),
         ([1e308, 1e308], 1.0, 0.1),  # finite, but too large to weigh
         ([10**400, 1.0], 1.0, 0.1),  # an int beyond any float
+        ([10**400, -(10**400)], 1.0, 0.1),  # two that cancel out when added
     ]
     for scores, temperature, noise in refused:
         with pytest.raises(ValueError, match=r"softmax|temperature|noise"):

@@ -119,10 +119,8 @@ def weighted_worlds(
         raise ValueError(f"n must be an int from 1 to {MAX_WORLDS}, not {shown(n)}")
     if not isinstance(rng, random.Random):
         raise TypeError(f"rng must be a random.Random, not {type(rng).__name__}")
-    if deadline is not None and deadline.__class__ not in (int, float):
-        raise TypeError(f"deadline must be a time.perf_counter() time or None, not {shown(deadline)}")
     if deadline is not None and finite(deadline) is None:
-        raise ValueError(f"deadline must be a finite time.perf_counter() time, not {shown(deadline)}")
+        raise TypeError(f"deadline must be a finite time.perf_counter() time or None, not {shown(deadline)}")
     chooser = _model(model)
     worlds: list[GameState] = []
     logs: list[float] = []

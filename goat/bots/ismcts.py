@@ -159,7 +159,7 @@ class ISMCTSBot:
         self.worlds = worlds
         self.pool = DEFAULT_POOL if pool is None else pool  #: the weighted worlds drawn per decision
         self.iterations = DEFAULT_ITERATIONS if iterations is None and time_ms is None else iterations
-        self.time_ms = time_ms
+        self.time_ms = None if time_ms is None else finite(time_ms)  # a float, whatever kind of number was given
         self.exploration = c
         self._rng = random.Random(seed)
         self.last_iterations = 0  #: iterations the last decision ran (for benchmarks)

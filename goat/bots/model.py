@@ -198,8 +198,8 @@ def softmax(scores: Sequence[float], temperature: float, noise: float) -> tuple[
     temperature = checked_temperature(temperature)
     noise = checked_noise(noise)
     try:
-        total = sum(scores)
-    except OverflowError:  # an int beyond any float among them
+        total = sum(map(float, scores))  # float first: ints beyond any float fail here, not below
+    except OverflowError:
         total = math.inf
     if not math.isfinite(total):  # a NaN or an infinity (or scores too large to add) among them
         raise ValueError(f"softmax() needs finite scores, not {shown(list(scores))}")

@@ -77,6 +77,8 @@ def record(games: int, seed: int, budgets: Sequence[int], progress: bool = False
     """The decisions of more than one legal move in ``games`` games of four ``ismcts`` bots (see the module docs)."""
     if type(games) is not int or games < 1:
         raise ValueError(f"games must be a positive int, not {shown(games)}")
+    if not budgets or not all(type(b) is int and b >= 1 for b in budgets):
+        raise ValueError(f"budgets must be one or more positive ints (iterations), not {shown(budgets)}")
     rows: list[list[float]] = []
     group: list[int] = []
     chosen: list[int] = []

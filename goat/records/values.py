@@ -21,7 +21,7 @@ from goat.rules import deck_order, new_game, play
 from goat.scoring import FORFEIT_DEFEAT as _FORFEIT_DEFEAT
 from goat.scoring import GameResult, Match, score
 from goat.seats import check_seat, is_seat
-from goat.state import GameState
+from goat.state import GameState, check_defeat
 
 __all__ = [
     "FAULT_KINDS",
@@ -130,13 +130,12 @@ def _games(value: object) -> tuple[GameRecord, ...]:
 
 
 def _pair(value: object) -> tuple[int, int]:
-    if (
-        not isinstance(value, (tuple, list))
-        or len(value) != 2
-        or not all(type(score) is int and score >= 0 for score in value)
-    ):
-        raise RecordError(f"a record's defeat-scores are two ints 0 or more, not {shown(value)}")
-    return (value[0], value[1])
+    pair = tuple(value) if isinstance(value, (tuple, list)) else value
+    try:
+        check_defeat(pair)  # what a game can be dealt at (R19, R21)
+    except InvalidDealError as error:
+        raise RecordError(f"a record's defeat-scores: {error}") from None
+    return pair  # type: ignore[return-value]  # checked: two ints
 
 
 def _players(value: Iterable[str] | None) -> tuple[str, ...] | None:
@@ -357,7 +356,7 @@ def forfeit_result(state: GameState, seat: int) -> GameResult:
     Tricks count as taken so far; the seat after the faulty one counts as the
     last trick's winner, so an opponent leads the next game (R22).
     """
-    team = seat % 2
+    team = check_seat(seat, "forfeit_result()'s seat") % 2
     tricks = [0, 0]
     for trick in state.tricks:
         tricks[trick.winner % 2] += 1

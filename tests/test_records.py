@@ -530,7 +530,8 @@ def test_from_state_refuses_what_loads_would_refuse() -> None:
     ("change", "error", "message"),
     [
         ({"dealer": 9}, RecordError, "a record's dealer"),
-        ({"defeat": "ab"}, RecordError, "two ints 0 or more"),
+        ({"defeat": "ab"}, RecordError, "defeat must be two non-negative ints"),
+        ({"defeat": (1, 0)}, RecordError, "even"),  # R19: a game adds 0, 2, 4 or 6
         ({"faults": [1]}, TypeError, "Fault values"),
         ({"deck": None}, TypeError, "Card values in order"),
         ({"moves": None}, TypeError, "Move values in order"),

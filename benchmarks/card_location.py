@@ -29,12 +29,12 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import numpy as np
+from inference import STAGES, game_positions  # benchmarks/inference.py, beside this script
 
 import goat
 from goat._core import BEATERS, POINTS, SUIT_OF
 from goat.moves import MoveKind
 
-STAGES = (2, 4, 6, 8)  # finished tricks, as benchmarks/inference.py
 FEATURES = (
     "stock",
     "stock share",
@@ -68,19 +68,9 @@ Place = tuple[str, int, int, Any, int]
 
 
 def play(seed: int, iterations: int) -> list[tuple[int, goat.GameState]]:
-    """(stage, true state) at the first decision with a choice after each stage's finished tricks."""
+    """The positions benchmarks/inference.py measures in the game of deal ``seed`` (see the module docs)."""
     bots = [goat.load_strategy("ismcts", seed=seed * 10 + seat, iterations=iterations) for seat in range(4)]
-    state = goat.new_game(seed=seed)
-    stages = list(STAGES)
-    found = []
-    while not state.is_over:
-        seat = state.to_move
-        assert seat is not None
-        seen = goat.view(state, seat)
-        if stages and len(state.tricks) >= stages[0] and len(seen.legal_moves) > 1:
-            found.append((stages.pop(0), state))
-        state = goat.play(state, bots[seat].choose(seen, seen.legal_moves))
-    return found
+    return game_positions(bots, seed)
 
 
 def _beats(card: int, top: int, trump: int) -> bool:

@@ -1,7 +1,7 @@
 """Inference quality: how much likelier the true hidden cards are under the weighted sampler than under uniform.
 
     python benchmarks/inference.py [--games G] [--worlds N] [--players greedy ismcts] [--models hand learned]
-                                   [--temperatures 2 4 8] [--noise 0 0.3] [--weights FILE]
+                                   [--temperatures 2 4 8] [--noise 0.1 0.3] [--weights FILE]
                                    [--seed S] [--ismcts-iterations I [I ...]]
 
 Held-out games (seeds ``S``, ``S+1``, ... — the model's default temperature was chosen on other seeds) are played
@@ -38,26 +38,34 @@ from typing import Any
 import goat
 from goat.bots.inference import log_likelihood
 from goat.bots.learned import LearnedModel
-from goat.bots.model import MoveModel, PlayerModel
+from goat.bots.model import DEFAULT_NOISE, MoveModel, PlayerModel
 
 STAGES = (2, 4, 6, 8)  # finished tricks
 
 
-def positions(player: str, games: int, seed: int, iterations: int) -> list[tuple[int, goat.GameState]]:
-    """(stage, true state) at the first decision after each stage's number of finished tricks, per game."""
+def game_positions(bots: list[goat.Strategy], deal: int) -> list[tuple[int, goat.GameState]]:
+    """(stage, true state) at the first decision with a choice after each stage's number of finished tricks, in
+    the game ``bots`` play from the deal of seed ``deal``."""
     found = []
+    state = goat.new_game(seed=deal)
+    stages = list(STAGES)
+    while not state.is_over:
+        seat = state.to_move
+        assert seat is not None
+        seen = goat.view(state, seat)
+        if stages and len(state.tricks) >= stages[0] and len(seen.legal_moves) > 1:
+            found.append((stages.pop(0), state))
+        state = goat.play(state, bots[seat].choose(seen, seen.legal_moves))
+    return found
+
+
+def positions(player: str, games: int, seed: int, iterations: int) -> list[tuple[int, goat.GameState]]:
+    """:func:`game_positions` of ``games`` games of four ``player`` bots, deals ``seed, seed + 1, ...``."""
     options: dict[str, Any] = {"iterations": iterations} if player == "ismcts" else {}
+    found = []
     for game in range(games):
         bots = [goat.load_strategy(player, seed=seed + 10 * game + seat, **options) for seat in range(4)]
-        state = goat.new_game(seed=seed + game)
-        stages = list(STAGES)
-        while not state.is_over:
-            seat = state.to_move
-            assert seat is not None
-            seen = goat.view(state, seat)
-            if stages and len(state.tricks) >= stages[0] and len(seen.legal_moves) > 1:
-                found.append((stages.pop(0), state))
-            state = goat.play(state, bots[seat].choose(seen, seen.legal_moves))
+        found += game_positions(bots, seed + game)
     return found
 
 
@@ -118,7 +126,7 @@ def main() -> None:
     parser.add_argument("--worlds", type=int, default=200)
     parser.add_argument("--players", nargs="+", default=["greedy", "ismcts"])
     parser.add_argument("--temperatures", type=float, nargs="+", default=[2.0, 4.0, 8.0])
-    parser.add_argument("--noise", type=float, nargs="+", default=[0.0], help="the models' noise shares (each)")
+    parser.add_argument("--noise", type=float, nargs="+", default=[DEFAULT_NOISE], help="the models' noise shares")
     parser.add_argument("--models", nargs="+", choices=["hand", "learned"], default=["hand", "learned"])
     parser.add_argument("--weights", type=Path, help="the learned model's weights file (default: the shipped one)")
     parser.add_argument("--ismcts-iterations", type=int, nargs="+", default=[100])
@@ -130,7 +138,7 @@ def main() -> None:
     if "learned" in args.models:
         models.append(LearnedModel(json.loads(args.weights.read_text()) if args.weights else None))
     rng = random.Random(args.seed)
-    print(f"core: {goat.build_info()['core'] if isinstance(goat.build_info(), dict) else goat.build_info()}")
+    print(f"core: {goat.build_info()}")
     players = [
         (player, iterations)
         for player in args.players

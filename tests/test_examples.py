@@ -159,3 +159,16 @@ def test_the_card_location_benchmark_fits_and_reports() -> None:
     weights = [float(line.split()[-1]) for line in fitted.splitlines() if line.startswith("  ")]
     assert len(weights) == 24 and any(abs(w) > 0.01 for w in weights)  # fitted, not uniform
     assert "model / uniform" in done.stdout and "\n  all " in done.stdout
+
+
+def test_the_inference_benchmark_runs_with_its_defaults() -> None:
+    # Its default noise of 0 became one no model takes; the run stopped at the first model.
+    script = str(EXAMPLES.parent / "benchmarks" / "inference.py")
+    done = subprocess.run(
+        [sys.executable, script, "--games", "1", "--worlds", "3", "--players", "greedy", "--temperatures", "8"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=300,
+    )
+    assert "hand 8/0.3" in done.stdout and "learned" in done.stdout

@@ -189,6 +189,8 @@ def test_bad_input_is_refused_clearly() -> None:
         weighted_worlds(seen, 2, 7)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="deadline"):
         weighted_worlds(seen, 2, rng, deadline="soon")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="deadline"):
+        weighted_worlds(seen, 2, rng, deadline=math.nan)
     assert len(weighted_worlds(seen, 5, rng, deadline=0.0)) == 1  # long passed: one world, no more
     with pytest.raises(TypeError, match="PlayerModel"):
         weighted_worlds(seen, 2, rng, model="greedy")  # type: ignore[arg-type]

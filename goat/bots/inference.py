@@ -33,6 +33,7 @@ posterior, and drawing from them in proportion to weight (``random.choices``) re
 from __future__ import annotations
 
 import math
+import numbers
 import random
 import time
 from typing import Any
@@ -120,7 +121,8 @@ def weighted_worlds(
     if not isinstance(rng, random.Random):
         raise TypeError(f"rng must be a random.Random, not {type(rng).__name__}")
     if deadline is not None and finite(deadline) is None:
-        raise TypeError(f"deadline must be a finite time.perf_counter() time or None, not {shown(deadline)}")
+        error = ValueError if isinstance(deadline, numbers.Real) else TypeError  # a NaN is a number, just no time
+        raise error(f"deadline must be a finite time.perf_counter() time or None, not {shown(deadline)}")
     chooser = _model(model)
     worlds: list[GameState] = []
     logs: list[float] = []

@@ -172,3 +172,25 @@ def test_the_inference_benchmark_runs_with_its_defaults() -> None:
         timeout=300,
     )
     assert "hand 8/0.3" in done.stdout and "learned" in done.stdout
+
+
+def test_the_match_reward_experiment_values_the_match() -> None:
+    import importlib.util
+    import math
+
+    import goat
+
+    spec = importlib.util.spec_from_file_location("match_reward", EXAMPLES.parent / "benchmarks" / "match_reward.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    chance = module.match_chance
+    for mine in range(0, 12, 2):
+        for theirs in range(0, 12, 2):
+            assert math.isclose(chance(mine, theirs) + chance(theirs, mine), 1.0)
+            assert mine == 10 or chance(mine + 2, theirs) < chance(mine, theirs)
+    bot = module.factory(seed=1)
+    rewards = bot.rewards(goat.view(goat.new_game(seed=1, defeat=(10, 0)), 0))
+    lost_by_2, lost_by_6 = (50, 70, 3, 6), (0, 120, 0, 9)
+    # At 10 defeat-scores any lost game ends the match: only the points tell the two losses apart.
+    assert math.isclose(rewards(lost_by_2)[0] - rewards(lost_by_6)[0], (1 - module.MATCH_WEIGHT) * 50 / 120)

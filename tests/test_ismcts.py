@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import random
+from typing import Any
 
 import pytest
 
@@ -164,7 +165,6 @@ def test_weighted_ismcts_plays_legal_deterministic_games() -> None:
 def test_weighted_ismcts_plays_legal_deterministic_games_sealed() -> None:
     # The same bot in its own process (exec: runs python -m goat.arena SPEC), seeded through the protocol.
     import sys
-    from typing import Any
 
     made: list[Any] = []
     sealed = goat.strategy_factory(f"exec:{sys.executable} -m goat.arena ismcts[worlds=weighted,pool=6,iterations=15]")
@@ -189,3 +189,24 @@ def test_weighted_ismcts_keeps_its_time_budget() -> None:
     bot.choose(seen, seen.legal_moves)
     assert time.perf_counter() - start < 0.5
     assert bot.last_iterations >= 1
+
+
+def test_the_reward_is_chosen_in_one_overridable_place() -> None:
+    from goat.bots.ismcts import game_rewards
+
+    asked = []
+
+    class Inverted(ISMCTSBot):
+        def rewards(self, view: goat.PlayerView) -> Any:
+            asked.append(view)
+            return lambda outcome: tuple(1 - r for r in game_rewards(outcome))
+
+    state = goat.new_game(seed=2)
+    seen = goat.view(state, state.to_move)  # type: ignore[arg-type]
+    assert ISMCTSBot(seed=1).rewards(seen) is game_rewards
+    assert game_rewards((0, 120, 0, 9)) == (0.0, 1.0)
+    playing_to_lose = Inverted(seed=1, iterations=400)
+    moves = [playing_to_lose.choose(seen, seen.legal_moves) for _ in range(3)]
+    assert asked == [seen] * 3
+    # Searching to lose, it does not play what the same search plays to win.
+    assert moves != [ISMCTSBot(seed=1, iterations=400).choose(seen, seen.legal_moves) for _ in range(3)]

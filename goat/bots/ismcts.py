@@ -57,7 +57,7 @@ from goat.scoring import defeat_scores
 from goat.state import GameState
 from goat.view import PlayerView
 
-__all__ = ["ISMCTSBot", "factory", "rollout"]
+__all__ = ["ISMCTSBot", "factory", "game_rewards", "rollout"]
 
 DEFAULT_ITERATIONS: Final = 200
 #: The worlds ``worlds="weighted"`` draws and weighs per decision, by default.
@@ -96,7 +96,13 @@ def _reward(team: int, points: tuple[int, int], tricks: tuple[int, int]) -> floa
 _REWARDS: dict[int, tuple[float, float]] = {}
 
 
-def _rewards(outcome: tuple[int, int, int, int]) -> tuple[float, float]:
+def game_rewards(outcome: tuple[int, int, int, int]) -> tuple[float, float]:
+    """Both teams' rewards for a finished game's (points0, points1, tricks0, tricks1), in [0, 1]: defeat-scores
+    above all, then points (R18-R19).
+
+    >>> game_rewards((120, 0, 9, 0))
+    (1.0, 0.0)
+    """
     points0, points1, tricks0, tricks1 = outcome
     code = points0 << 8 | tricks0 << 4 | tricks1
     known = _REWARDS.get(code)
@@ -203,6 +209,16 @@ class ISMCTSBot:
 
         return uniform
 
+    def rewards(self, view: PlayerView) -> Callable[[tuple[int, int, int, int]], tuple[float, float]]:
+        """How the search values a finished game for the decision at ``view``: a function from a rollout's
+        (points0, points1, tricks0, tricks1) to both teams' rewards in [0, 1]; by default
+        :func:`game_rewards`, whatever the match's score.
+
+        The one place a reward is chosen: a subclass that overrides it runs the very same search toward another
+        goal (``benchmarks/match_reward.py`` values the match instead).
+        """
+        return game_rewards
+
     def _search(self, view: PlayerView) -> search.SearchNode:
         """Run the search from ``view``; return the root of its tree.
 
@@ -214,6 +230,7 @@ class ISMCTSBot:
         start = time.perf_counter()
         deadline = None if self.time_ms is None else start + self.time_ms / 1000
         world = self.world_source(view, start)
+        rewards = self.rewards(view)
         limit = self.iterations
         done = 0
         c = self.exploration
@@ -221,7 +238,7 @@ class ISMCTSBot:
         while (limit is None or done < limit) and (deadline is None or clock() < deadline):
             done += 1
             path, end = search.descend(root, world(), draw, c)
-            reward0, reward1 = _rewards(search.playout(end, draw))
+            reward0, reward1 = rewards(search.playout(end, draw))
             search.back_up(path, reward0, reward1)
         self.last_iterations = done
         return root

@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from goat._core import DEALT, receiver
-from goat.errors import MissingExtraError, describe_error, shown
+from goat.errors import InvalidDealError, MissingExtraError, describe_error, shown
 
 try:
     from hypothesis import strategies as st
@@ -44,7 +44,7 @@ from goat.moves import Move, MoveKind, canonical_move
 from goat.rules import legal_moves, new_game, play
 from goat.scoring import GameResult, Match, score
 from goat.seats import is_seat
-from goat.state import MATCH_LIMIT, GameState, Trick
+from goat.state import MATCH_LIMIT, GameState, Trick, check_defeat
 from goat.strategy import Strategy, end_game, start_game
 from goat.view import PlayerView, SeenMove, SeenTrick, view
 
@@ -177,15 +177,13 @@ def deals(
     """
     if dealer is not None and not is_seat(dealer):
         raise InvalidArgument(f"dealer must be a seat 0–3, not {shown(dealer)}")
-    if not (
-        isinstance(defeat, tuple)
-        and len(defeat) == 2
-        and all(type(score) is int and 0 <= score < MATCH_LIMIT and score % 2 == 0 for score in defeat)
-    ):
+    try:
+        check_defeat(defeat)  # the rules' one check (R19, R21), in Hypothesis's own error
+    except InvalidDealError:
         raise InvalidArgument(
             f"defeat must be two even ints 0–{MATCH_LIMIT - 2}, a match's score before a game (R19, R21), not"
             f" {shown(defeat)}"
-        )
+        ) from None
     _check_flag(molodka, "molodka")
     return _deals(dealer, molodka, defeat)
 

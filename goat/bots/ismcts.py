@@ -131,7 +131,8 @@ class ISMCTSBot:
         if iterations is not None and (type(iterations) is not int or not 1 <= iterations <= MAX_ITERATIONS):
             raise ValueError(f"iterations must be an int from 1 to {MAX_ITERATIONS:,}, not {shown(iterations)}")
         # Numbers of their own type only: text or null from a spec ('ismcts[time_ms=abc]') is no number.
-        if time_ms is not None and not 0 < (finite(time_ms) or 0) <= MAX_TIME_MS:
+        ms = None if time_ms is None else finite(time_ms)  # a float, whatever kind of number was given
+        if time_ms is not None and not 0 < (ms or 0) <= MAX_TIME_MS:
             raise ValueError(
                 f"time_ms must be a number above 0 and at most {MAX_TIME_MS:g} (a day), not {shown(time_ms)}"
             )
@@ -165,7 +166,7 @@ class ISMCTSBot:
         self.worlds = worlds
         self.pool = DEFAULT_POOL if pool is None else pool  #: the weighted worlds drawn per decision
         self.iterations = DEFAULT_ITERATIONS if iterations is None and time_ms is None else iterations
-        self.time_ms = None if time_ms is None else finite(time_ms)  # a float, whatever kind of number was given
+        self.time_ms = ms
         self.exploration = c
         self._rng = random.Random(seed)
         self.last_iterations = 0  #: iterations the last decision ran (for benchmarks)

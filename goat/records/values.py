@@ -129,7 +129,7 @@ def _games(value: object) -> tuple[GameRecord, ...]:
     return _items(value, GameRecord, "games")
 
 
-def _pair(value: object) -> tuple[int, int]:
+def _defeat_scores(value: object) -> tuple[int, int]:
     pair = tuple(value) if isinstance(value, (tuple, list)) else value
     try:
         check_defeat(pair)  # what a game can be dealt at (R19, R21)
@@ -195,7 +195,7 @@ class GameRecord:
     moves: tuple[Move, ...] = attrs.field(converter=_moves)
     result: GameResult | None
     seed: int | None = None
-    defeat: tuple[int, int] = attrs.field(default=(0, 0), converter=_pair)
+    defeat: tuple[int, int] = attrs.field(default=(0, 0), converter=_defeat_scores)
     players: tuple[str, ...] | None = attrs.field(default=None, converter=_players)
     faults: tuple[Fault, ...] = attrs.field(default=(), converter=_faults)
     forfeit: int | None = None  #: the team that forfeited, or ``None``
